@@ -1,0 +1,78 @@
+//===- dataset.h - Labelled data sets and their deterministic splits -------===//
+//
+// A classification data set held in memory (features as float rows, integer
+// labels), loaders for CSV and the MNIST IDX format, and the seeded split into
+// train / validation / test that every workload uses.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_EVAL_DATASET_H
+#define GEVO_EVAL_DATASET_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace gevo {
+
+/// Rows of `numFeatures` floats, one integer label per row in [0, numClasses).
+struct Dataset {
+  int64_t numFeatures = 0;
+  int64_t numClasses = 0;
+  std::vector<float> features; // size() * numFeatures values, row-major.
+  std::vector<int32_t> labels;
+
+  int64_t size() const { return static_cast<int64_t>(labels.size()); }
+  /// The rows at `indices`, in that order.
+  Dataset select(const std::vector<int64_t> &indices) const;
+};
+
+struct CsvOptions {
+  /// Column holding the label; negative counts from the end (-1: last).
+  int64_t labelColumn = -1;
+  bool hasHeader = false;
+  /// 0: one more than the largest label seen.
+  int64_t numClasses = 0;
+};
+
+/// Reads a comma-separated file of numbers. Errors name `path:line:col`.
+absl::StatusOr<Dataset> loadCsv(const std::string &path,
+                                const CsvOptions &options = {});
+
+/// Reads an MNIST-format pair: an IDX image file (magic 0x00000803, unsigned
+/// bytes, N x rows x cols) and an IDX label file (magic 0x00000801, N bytes).
+/// Features are the raw byte values as floats. Gzip files are not read:
+/// decompress them first.
+absl::StatusOr<Dataset> loadIdx(const std::string &imagesPath,
+                                const std::string &labelsPath,
+                                int64_t numClasses = 0);
+
+/// Writes `data` as an IDX pair (features rounded to bytes, shaped
+/// N x rows x cols with rows * cols == numFeatures).
+absl::Status writeIdx(const Dataset &data, int64_t rows, int64_t cols,
+                      const std::string &imagesPath,
+                      const std::string &labelsPath);
+
+struct SplitOptions {
+  uint64_t seed = 0;
+  int64_t validation = 0;
+  int64_t test = 0;
+};
+
+struct DatasetSplit {
+  Dataset train;
+  Dataset validation;
+  Dataset test;
+};
+
+/// Shuffles the row indices with a seeded Fisher-Yates shuffle (SplitMix64, so
+/// the result is the same on every platform and standard library), then takes
+/// the first `validation` rows, the next `test` rows, and leaves the rest for
+/// training.
+absl::StatusOr<DatasetSplit> splitDataset(const Dataset &data,
+                                          const SplitOptions &options);
+
+} // namespace gevo
+
+#endif // GEVO_EVAL_DATASET_H

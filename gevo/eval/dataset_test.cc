@@ -1,0 +1,181 @@
+//===- dataset_test.cc - CSV/IDX loading and the deterministic split ------===//
+
+#include "gevo/eval/dataset.h"
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "gevo/support/tool_paths.h"
+
+namespace gevo {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string tempPath(const std::string &name) {
+  const char *dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+std::string writeTemp(const std::string &name, const std::string &text) {
+  std::string path = tempPath(name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+Dataset loadDigits() {
+  absl::StatusOr<Dataset> data =
+      loadCsv(findRunfile("testdata/digits/digits.csv"));
+  EXPECT_TRUE(data.ok()) << data.status();
+  return data.ok() ? *data : Dataset();
+}
+
+TEST(DatasetTest, LoadsTheRealDigits) {
+  Dataset digits = loadDigits();
+  EXPECT_EQ(digits.size(), 1797);
+  EXPECT_EQ(digits.numFeatures, 64);
+  EXPECT_EQ(digits.numClasses, 10);
+  // The first row of the file is a 0 whose third pixel is 5.
+  EXPECT_EQ(digits.labels[0], 0);
+  EXPECT_EQ(digits.features[2], 5.0f);
+  std::vector<int> perClass(10, 0);
+  for (int32_t label : digits.labels)
+    ++perClass[label];
+  for (int count : perClass)
+    EXPECT_GT(count, 170);
+  for (float pixel : digits.features) {
+    EXPECT_GE(pixel, 0.0f);
+    EXPECT_LE(pixel, 16.0f);
+  }
+}
+
+TEST(DatasetTest, CsvErrorsNameLineAndColumn) {
+  std::string path = writeTemp("bad.csv", "1,2,3\n4,x,6\n");
+  absl::StatusOr<Dataset> data = loadCsv(path);
+  ASSERT_FALSE(data.ok());
+  EXPECT_THAT(std::string(data.status().message()),
+              HasSubstr("bad.csv:2:3: expected a finite number, found 'x'"));
+
+  path = writeTemp("ragged.csv", "1,2,3\n4,5\n");
+  data = loadCsv(path);
+  ASSERT_FALSE(data.ok());
+  EXPECT_THAT(std::string(data.status().message()),
+              HasSubstr("ragged.csv:2:1: expected 3 columns"));
+
+  path = writeTemp("label.csv", "1,2,3.5\n");
+  data = loadCsv(path);
+  ASSERT_FALSE(data.ok());
+  EXPECT_THAT(std::string(data.status().message()),
+              HasSubstr("label.csv:1:5: expected a non-negative integer"));
+
+  data = loadCsv(tempPath("does-not-exist.csv"));
+  ASSERT_FALSE(data.ok());
+  EXPECT_THAT(std::string(data.status().message()),
+              HasSubstr("does-not-exist.csv: cannot open"));
+}
+
+TEST(DatasetTest, CsvHeaderAndLabelColumn) {
+  std::string path =
+      writeTemp("header.csv", "label,a,b\n2,0.5,1.5\n0,2.5,3.5\n");
+  absl::StatusOr<Dataset> data =
+      loadCsv(path, CsvOptions{/*labelColumn=*/0, /*hasHeader=*/true, 3});
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->size(), 2);
+  EXPECT_EQ(data->numClasses, 3);
+  EXPECT_EQ(data->labels, (std::vector<int32_t>{2, 0}));
+  EXPECT_EQ(data->features, (std::vector<float>{0.5f, 1.5f, 2.5f, 3.5f}));
+}
+
+TEST(DatasetTest, IdxRoundTripsTheDigits) {
+  Dataset digits = loadDigits();
+  std::string images = tempPath("digits-images.idx3-ubyte");
+  std::string labels = tempPath("digits-labels.idx1-ubyte");
+  ASSERT_TRUE(writeIdx(digits, 8, 8, images, labels).ok());
+  absl::StatusOr<Dataset> read = loadIdx(images, labels);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->numFeatures, 64);
+  EXPECT_EQ(read->numClasses, 10);
+  EXPECT_EQ(read->labels, digits.labels);
+  EXPECT_EQ(read->features, digits.features);
+}
+
+TEST(DatasetTest, IdxRejectsWrongFiles) {
+  Dataset digits = loadDigits();
+  std::string images = tempPath("i.idx");
+  std::string labels = tempPath("l.idx");
+  ASSERT_TRUE(writeIdx(digits, 8, 8, images, labels).ok());
+  // Swapped files: the magic numbers say which is which.
+  absl::StatusOr<Dataset> read = loadIdx(labels, images);
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(std::string(read.status().message()),
+              HasSubstr("not an IDX image file"));
+  // A truncated image file.
+  std::ifstream in(images, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  std::string truncated = writeTemp("t.idx", bytes.substr(0, bytes.size() - 7));
+  read = loadIdx(truncated, labels);
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(std::string(read.status().message()),
+              HasSubstr("header says 1797x8x8 bytes"));
+  // Gzip input is recognised and explained.
+  std::string gz = writeTemp("g.idx.gz", std::string("\x1f\x8b\x08\x00", 4));
+  read = loadIdx(gz, labels);
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(std::string(read.status().message()), HasSubstr("gunzip"));
+}
+
+TEST(DatasetTest, SplitIsDisjointCompleteAndDeterministic) {
+  Dataset digits = loadDigits();
+  SplitOptions options{/*seed=*/20231018, /*validation=*/360, /*test=*/360};
+  absl::StatusOr<DatasetSplit> first = splitDataset(digits, options);
+  absl::StatusOr<DatasetSplit> second = splitDataset(digits, options);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->train.size(), 1077);
+  EXPECT_EQ(first->validation.size(), 360);
+  EXPECT_EQ(first->test.size(), 360);
+  EXPECT_EQ(first->validation.features, second->validation.features);
+  EXPECT_EQ(first->test.labels, second->test.labels);
+  EXPECT_EQ(first->train.labels, second->train.labels);
+
+  // Every row lands in exactly one split: compare multisets of rows.
+  auto rows = [](const Dataset &d) {
+    std::multiset<std::vector<float>> out;
+    for (int64_t i = 0; i < d.size(); ++i) {
+      std::vector<float> row(d.features.begin() + i * d.numFeatures,
+                             d.features.begin() + (i + 1) * d.numFeatures);
+      row.push_back(static_cast<float>(d.labels[i]));
+      out.insert(row);
+    }
+    return out;
+  };
+  std::multiset<std::vector<float>> all = rows(first->train);
+  for (const auto &row : rows(first->validation))
+    all.insert(row);
+  for (const auto &row : rows(first->test))
+    all.insert(row);
+  EXPECT_EQ(all, rows(digits));
+
+  // The split is shuffled (not the file order) and depends on the seed.
+  EXPECT_NE(first->validation.labels,
+            std::vector<int32_t>(digits.labels.begin(),
+                                 digits.labels.begin() + 360));
+  absl::StatusOr<DatasetSplit> other =
+      splitDataset(digits, SplitOptions{7, 360, 360});
+  ASSERT_TRUE(other.ok());
+  EXPECT_NE(other->validation.labels, first->validation.labels);
+}
+
+TEST(DatasetTest, SplitRejectsImpossibleSizes) {
+  Dataset digits = loadDigits();
+  absl::StatusOr<DatasetSplit> split =
+      splitDataset(digits, SplitOptions{1, 1000, 797});
+  ASSERT_FALSE(split.ok());
+  EXPECT_THAT(std::string(split.status().message()),
+              HasSubstr("keep any for training"));
+}
+
+} // namespace
+} // namespace gevo

@@ -1,0 +1,194 @@
+//===- evaluator.cc - Evaluate a workload: parse, lower, JIT, run, score --===//
+
+#include "gevo/eval/evaluator.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "gevo/eval/bindings.h"
+#include "gevo/eval/entry_signature.h"
+#include "gevo/eval/lowering.h"
+#include "gevo/eval/mlir_support.h"
+#include "gevo/support/status_macros.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/JSON.h"
+
+namespace gevo {
+namespace {
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+std::vector<const HostTensor *> pointersTo(const std::vector<HostTensor> &v) {
+  std::vector<const HostTensor *> pointers;
+  for (const HostTensor &tensor : v)
+    pointers.push_back(&tensor);
+  return pointers;
+}
+
+/// A module parsed, checked, lowered and compiled, with the timings taken.
+struct CompiledModule {
+  std::unique_ptr<JitEntry> entry;
+  double parseMs = 0, lowerMs = 0, codegenMs = 0;
+};
+
+absl::StatusOr<CompiledModule>
+compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
+              const std::string &moduleText, const std::string &bufferName,
+              const EvaluationOptions &options) {
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  std::string pipeline =
+      options.pipeline.empty() ? kDefaultCpuPipeline : options.pipeline;
+  GEVO_RETURN_IF_ERROR(checkPipeline(*context, pipeline));
+  GEVO_RETURN_IF_ERROR(checkLlvmPipeline(options.codegen.llvmPipeline));
+  CompiledModule compiled;
+  auto start = std::chrono::steady_clock::now();
+  GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                        parseModule(*context, moduleText, bufferName));
+  compiled.parseMs = millisecondsSince(start);
+  GEVO_ASSIGN_OR_RETURN(EntrySignature signature,
+                        readEntrySignature(*module, spec.entry));
+  GEVO_RETURN_IF_ERROR(checkSignature(
+      spec, signature, bindArguments(spec, data, SplitRole::Validation), data));
+  requestCInterface(*module, spec.entry);
+  start = std::chrono::steady_clock::now();
+  GEVO_RETURN_IF_ERROR(lowerToLLVMDialect(*module, pipeline));
+  compiled.lowerMs = millisecondsSince(start);
+  start = std::chrono::steady_clock::now();
+  GEVO_ASSIGN_OR_RETURN(compiled.entry,
+                        JitEntry::compile(*module, signature, options.codegen));
+  compiled.codegenMs = millisecondsSince(start);
+  return compiled;
+}
+
+absl::StatusOr<std::string> readText(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot open MLIR file: ", std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+} // namespace
+
+absl::StatusOr<EvaluationReport>
+evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
+                   const std::string &moduleText, const std::string &bufferName,
+                   const EvaluationOptions &options) {
+  GEVO_ASSIGN_OR_RETURN(
+      CompiledModule compiled,
+      compileModule(spec, data, moduleText, bufferName, options));
+  EvaluationReport report;
+  report.workload = spec.name;
+  report.modulePath = bufferName;
+  report.pipeline =
+      options.pipeline.empty() ? kDefaultCpuPipeline : options.pipeline;
+  report.parseMs = compiled.parseMs;
+  report.lowerMs = compiled.lowerMs;
+  report.codegenMs = compiled.codegenMs;
+
+  std::vector<HostTensor> arguments =
+      bindArguments(spec, data, SplitRole::Validation);
+  int warmup = options.warmup >= 0 ? options.warmup : spec.warmup;
+  int repeats = options.repeats > 0 ? options.repeats : spec.repeats;
+  std::vector<HostTensor> results;
+  for (int i = 0; i < warmup + repeats; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    GEVO_ASSIGN_OR_RETURN(results, compiled.entry->run(pointersTo(arguments)));
+    if (i >= warmup)
+      report.runMs.push_back(millisecondsSince(start));
+  }
+  report.medianRunMs = median(report.runMs);
+  const Dataset &validation = evalData(data, SplitRole::Validation);
+  GEVO_ASSIGN_OR_RETURN(report.validation,
+                        scoreLogits(results[spec.logitsResult()],
+                                    validation.labels, validation.numClasses));
+  if (options.scoreTest) {
+    std::vector<HostTensor> testArguments =
+        bindArguments(spec, data, SplitRole::Test);
+    GEVO_ASSIGN_OR_RETURN(results,
+                          compiled.entry->run(pointersTo(testArguments)));
+    const Dataset &test = evalData(data, SplitRole::Test);
+    GEVO_ASSIGN_OR_RETURN(report.test,
+                          scoreLogits(results[spec.logitsResult()],
+                                      test.labels, test.numClasses));
+  }
+  return report;
+}
+
+absl::StatusOr<EvaluationReport>
+evaluateWorkload(const WorkloadSpec &spec, const EvaluationOptions &options) {
+  GEVO_ASSIGN_OR_RETURN(DatasetSplit data, loadWorkloadData(spec));
+  GEVO_ASSIGN_OR_RETURN(std::string text, readText(spec.modulePath));
+  return evaluateModuleText(spec, data, text, spec.modulePath, options);
+}
+
+absl::StatusOr<std::vector<HostTensor>>
+runWorkloadResults(const WorkloadSpec &spec, const DatasetSplit &data,
+                   SplitRole evalSplit, const EvaluationOptions &options) {
+  GEVO_ASSIGN_OR_RETURN(std::string text, readText(spec.modulePath));
+  GEVO_ASSIGN_OR_RETURN(
+      CompiledModule compiled,
+      compileModule(spec, data, text, spec.modulePath, options));
+  std::vector<HostTensor> arguments = bindArguments(spec, data, evalSplit);
+  return compiled.entry->run(pointersTo(arguments));
+}
+
+std::string toJson(const EvaluationReport &report) {
+  auto score = [](const ClassificationScore &s) {
+    return llvm::json::Object{{"accuracy", s.accuracy()},
+                              {"correct", s.correct},
+                              {"total", s.total},
+                              {"non_finite_rows", s.nonFiniteRows}};
+  };
+  llvm::json::Object object{
+      {"workload", report.workload},
+      {"module", report.modulePath},
+      {"validation", score(report.validation)},
+      {"parse_ms", report.parseMs},
+      {"lower_ms", report.lowerMs},
+      {"codegen_ms", report.codegenMs},
+      {"run_ms_median", report.medianRunMs},
+      {"run_ms", llvm::json::Array(report.runMs)},
+      {"pipeline", report.pipeline},
+  };
+  if (report.test.total > 0)
+    object["test"] = score(report.test);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(object));
+  return text;
+}
+
+std::string toText(const EvaluationReport &report) {
+  std::string text = absl::StrFormat(
+      "%s (%s)\n  validation accuracy  %.4f  (%d/%d)\n", report.workload,
+      report.modulePath, report.validation.accuracy(), report.validation.correct,
+      report.validation.total);
+  if (report.test.total > 0)
+    absl::StrAppend(&text, absl::StrFormat("  test accuracy        %.4f  (%d/%d)\n",
+                                           report.test.accuracy(),
+                                           report.test.correct,
+                                           report.test.total));
+  if (report.validation.nonFiniteRows > 0)
+    absl::StrAppend(&text, absl::StrFormat("  non-finite logits    %d rows\n",
+                                           report.validation.nonFiniteRows));
+  absl::StrAppend(
+      &text,
+      absl::StrFormat("  run time (median)    %.2f ms over %d runs\n"
+                      "  parse / lower / codegen  %.1f / %.1f / %.1f ms\n",
+                      report.medianRunMs, report.runMs.size(), report.parseMs,
+                      report.lowerMs, report.codegenMs));
+  return text;
+}
+
+} // namespace gevo

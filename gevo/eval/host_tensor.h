@@ -1,0 +1,49 @@
+//===- host_tensor.h - Dense host buffers passed to and from the JIT ------===//
+//
+// A HostTensor is a row-major, dense buffer with a shape and an element type.
+// The evaluator builds them from data sets, hands them to compiled code as
+// memref descriptors, and copies results back into them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_EVAL_HOST_TENSOR_H
+#define GEVO_EVAL_HOST_TENSOR_H
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace gevo {
+
+enum class ElementType { F32, F64, I32, I64 };
+
+inline size_t byteWidth(ElementType type) {
+  return type == ElementType::F64 || type == ElementType::I64 ? 8 : 4;
+}
+const char *toString(ElementType type);
+
+struct HostTensor {
+  ElementType type = ElementType::F32;
+  std::vector<int64_t> shape;
+  // 8-byte words keep every element type aligned.
+  std::vector<uint64_t> storage;
+
+  HostTensor() = default;
+  HostTensor(ElementType type, std::vector<int64_t> shape);
+
+  int64_t numElements() const;
+  void *data() { return storage.data(); }
+  const void *data() const { return storage.data(); }
+  template <typename T> T *as() { return reinterpret_cast<T *>(data()); }
+  template <typename T> const T *as() const {
+    return reinterpret_cast<const T *>(data());
+  }
+  /// Element `i` (row-major) widened to double.
+  double at(int64_t i) const;
+  /// "tensor<360x10xf32>"
+  std::string typeString() const;
+};
+
+} // namespace gevo
+
+#endif // GEVO_EVAL_HOST_TENSOR_H

@@ -1,0 +1,66 @@
+//===- jit.h - Compile an LLVM-dialect module and call its entry ----------===//
+//
+// Wraps mlir::ExecutionEngine with our own TargetMachine (so the codegen level
+// is honoured), an optional LLVM IR pass pipeline, and a calling convention
+// for tensors: every argument and result crosses as a memref descriptor
+// through the `_mlir_ciface_<entry>` wrapper.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_EVAL_JIT_H
+#define GEVO_EVAL_JIT_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/eval/entry_signature.h"
+#include "gevo/eval/host_tensor.h"
+
+namespace mlir {
+class ExecutionEngine;
+class ModuleOp;
+} // namespace mlir
+
+namespace gevo {
+
+/// A light LLVM IR pipeline (new pass manager syntax) that pays for itself on
+/// the loops that linalg lowers to.
+extern const char kDefaultLlvmPipeline[];
+
+struct CodegenOptions {
+  /// LLVM IR passes run before codegen; empty runs none.
+  std::string llvmPipeline = kDefaultLlvmPipeline;
+  /// Machine codegen level, 0..3.
+  int optLevel = 2;
+};
+
+class JitEntry {
+public:
+  /// Translates `llvmModule` (LLVM dialect only, entry marked with
+  /// llvm.emit_c_interface before lowering) to LLVM IR, optimises and
+  /// compiles it, and looks up the entry.
+  static absl::StatusOr<std::unique_ptr<JitEntry>>
+  compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
+          const CodegenOptions &options);
+  ~JitEntry();
+
+  /// Calls the entry. Arguments must match the signature; results come back
+  /// as dense row-major copies and their buffers are freed.
+  absl::StatusOr<std::vector<HostTensor>>
+  run(const std::vector<const HostTensor *> &arguments) const;
+
+private:
+  JitEntry() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  void (*packedEntry)(void **) = nullptr;
+  EntrySignature signature;
+};
+
+/// Checks an LLVM IR pipeline string without compiling anything. Errors start
+/// with `--llvm-pipeline:`.
+absl::Status checkLlvmPipeline(const std::string &pipeline);
+
+} // namespace gevo
+
+#endif // GEVO_EVAL_JIT_H

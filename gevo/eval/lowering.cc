@@ -1,0 +1,86 @@
+//===- lowering.cc - Tensor-level MLIR to the LLVM dialect ----------------===//
+
+#include "gevo/eval/lowering.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gevo/eval/mlir_support.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+namespace gevo {
+
+const char kDefaultCpuPipeline[] =
+    "inline, canonicalize, "
+    "one-shot-bufferize{bufferize-function-boundaries=1 "
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops=1}, "
+    "buffer-deallocation-pipeline, convert-bufferization-to-memref, "
+    "convert-linalg-to-loops, "
+    "convert-scf-to-cf, expand-strided-metadata, lower-affine, "
+    "convert-to-llvm, reconcile-unrealized-casts";
+
+namespace {
+
+/// `builtin.module(a, b)` -> `a, b`: the pass manager is already anchored on
+/// the module, and parsing the wrapper there would nest it and run nothing.
+std::string stripModuleAnchor(const std::string &pipeline) {
+  std::string text(absl::StripAsciiWhitespace(pipeline));
+  constexpr absl::string_view kAnchor = "builtin.module(";
+  if (absl::StartsWith(text, kAnchor) && absl::EndsWith(text, ")"))
+    return text.substr(kAnchor.size(), text.size() - kAnchor.size() - 1);
+  return text;
+}
+
+absl::Status buildPassManager(mlir::PassManager &pm,
+                              const std::string &pipeline) {
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (mlir::failed(
+          mlir::parsePassPipeline(stripModuleAnchor(pipeline), pm, errorStream)))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--pipeline: cannot parse '", pipeline, "': ",
+        absl::StripAsciiWhitespace(error)));
+  return absl::OkStatus();
+}
+
+} // namespace
+
+absl::Status checkPipeline(mlir::MLIRContext &context,
+                           const std::string &pipeline) {
+  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
+  return buildPassManager(pm, pipeline);
+}
+
+absl::Status lowerToLLVMDialect(mlir::ModuleOp module,
+                                const std::string &pipeline) {
+  mlir::MLIRContext &context = *module.getContext();
+  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
+  if (absl::Status status = buildPassManager(pm, pipeline); !status.ok())
+    return status;
+  DiagnosticCollector diagnostics(context);
+  if (mlir::failed(pm.run(module)))
+    return absl::InvalidArgumentError(
+        diagnostics.message("lowering failed without a diagnostic"));
+  mlir::Operation *leftOver = nullptr;
+  module.walk([&](mlir::Operation *op) {
+    if (op == module.getOperation() ||
+        (op->getDialect() &&
+         llvm::isa<mlir::LLVM::LLVMDialect>(op->getDialect())))
+      return mlir::WalkResult::advance();
+    leftOver = op;
+    return mlir::WalkResult::interrupt();
+  });
+  if (leftOver)
+    return absl::InvalidArgumentError(absl::StrCat(
+        formatLocation(leftOver->getLoc()), ": error: the pipeline left '",
+        leftOver->getName().getStringRef().str(),
+        "' unlowered; the JIT needs a module in the LLVM dialect only"));
+  return absl::OkStatus();
+}
+
+} // namespace gevo

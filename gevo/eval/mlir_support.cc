@@ -1,0 +1,128 @@
+//===- mlir_support.cc - MLIR contexts, module parsing, diagnostics -------===//
+
+#include "gevo/eval/mlir_support.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace gevo {
+namespace {
+
+void registerPassesOnce() {
+  static const bool registered = [] {
+    mlir::registerAllPasses();
+    return true;
+  }();
+  (void)registered;
+}
+
+const char *severityName(mlir::DiagnosticSeverity severity) {
+  switch (severity) {
+  case mlir::DiagnosticSeverity::Error:
+    return "error";
+  case mlir::DiagnosticSeverity::Warning:
+    return "warning";
+  case mlir::DiagnosticSeverity::Note:
+    return "note";
+  case mlir::DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+} // namespace
+
+std::unique_ptr<mlir::MLIRContext> createContext() {
+  registerPassesOnce();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  auto context = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  context->loadAllAvailableDialects();
+  return context;
+}
+
+std::string formatLocation(mlir::Location location) {
+  if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(location))
+    return absl::StrCat(file.getFilename().str(), ":", file.getLine(), ":",
+                        file.getColumn());
+  if (auto named = llvm::dyn_cast<mlir::NameLoc>(location))
+    return formatLocation(named.getChildLoc());
+  if (auto callSite = llvm::dyn_cast<mlir::CallSiteLoc>(location))
+    return formatLocation(callSite.getCallee());
+  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(location)) {
+    for (mlir::Location inner : fused.getLocations()) {
+      std::string text = formatLocation(inner);
+      if (!text.empty() && text != "unknown")
+        return text;
+    }
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  location.print(os);
+  return text == "loc(unknown)" ? "unknown" : text;
+}
+
+DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext &context)
+    : context(context) {
+  handlerId = context.getDiagEngine().registerHandler(
+      [this](mlir::Diagnostic &diag) {
+        auto append = [this](mlir::Diagnostic &d) {
+          if (!collected.empty())
+            collected += "\n";
+          absl::StrAppend(&collected, formatLocation(d.getLocation()), ": ",
+                          severityName(d.getSeverity()), ": ", d.str());
+        };
+        append(diag);
+        for (mlir::Diagnostic &note : diag.getNotes())
+          append(note);
+        return mlir::success();
+      });
+}
+
+DiagnosticCollector::~DiagnosticCollector() {
+  context.getDiagEngine().eraseHandler(handlerId);
+}
+
+std::string DiagnosticCollector::message(const std::string &fallback) const {
+  return collected.empty() ? fallback : collected;
+}
+
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
+parseModule(mlir::MLIRContext &context, const std::string &text,
+            const std::string &bufferName) {
+  DiagnosticCollector diagnostics(context);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return absl::InvalidArgumentError(
+        diagnostics.message(absl::StrCat(bufferName, ": cannot parse MLIR")));
+  return module;
+}
+
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
+loadModule(mlir::MLIRContext &context, const std::string &path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return absl::NotFoundError(absl::StrCat(
+        path, ": cannot open MLIR file: ", buffer.getError().message()));
+  return parseModule(context, (*buffer)->getBuffer().str(), path);
+}
+
+} // namespace gevo

@@ -1,0 +1,59 @@
+//===- mlir_support.h - MLIR contexts, module parsing, diagnostics as Status ==//
+//
+// The one place that knows which dialects and passes gevo-ml registers, and
+// how MLIR diagnostics become `absl::Status` messages of the form
+// `file:line:col: error: ...` (one line per diagnostic).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_EVAL_MLIR_SUPPORT_H
+#define GEVO_EVAL_MLIR_SUPPORT_H
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace gevo {
+
+/// A context with every upstream dialect, interface and translation
+/// registered, multithreading off (per-variant work is small and the
+/// evaluator parallelises across processes instead).
+std::unique_ptr<mlir::MLIRContext> createContext();
+
+/// Parses MLIR text; `bufferName` names the source in error messages.
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
+parseModule(mlir::MLIRContext &context, const std::string &text,
+            const std::string &bufferName);
+
+/// Reads and parses an MLIR file.
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
+loadModule(mlir::MLIRContext &context, const std::string &path);
+
+/// "file:line:col" for a location that has one (looking through fused, named
+/// and call-site locations), otherwise the printed location.
+std::string formatLocation(mlir::Location location);
+
+/// Collects the diagnostics emitted while it lives, one line each, so that a
+/// failed step can report them as a Status.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(mlir::MLIRContext &context);
+  ~DiagnosticCollector();
+  /// All collected lines joined by newlines; `fallback` when there are none.
+  std::string message(const std::string &fallback) const;
+
+private:
+  mlir::MLIRContext &context;
+  uint64_t handlerId;
+  std::string collected;
+};
+
+} // namespace gevo
+
+#endif // GEVO_EVAL_MLIR_SUPPORT_H
