@@ -23,6 +23,11 @@ const char kDefaultLlvmPipeline[] =
 
 namespace {
 
+/// MLIR's C runtime (memrefCopy and friends), which lowered code may call,
+/// e.g. for a copy between strided views. Debian installs it here.
+constexpr llvm::StringLiteral kCRunnerUtils =
+    "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so";
+
 void initializeNativeTargetOnce() {
   static const bool initialized = [] {
     llvm::InitializeNativeTarget();
@@ -161,6 +166,8 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
   engineOptions.jitCodeGenOptLevel = toCodeGenLevel(options.optLevel);
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
+  llvm::StringRef sharedLibs[] = {kCRunnerUtils};
+  engineOptions.sharedLibPaths = sharedLibs;
   llvm::Expected<std::unique_ptr<mlir::ExecutionEngine>> engine =
       mlir::ExecutionEngine::create(llvmModule, engineOptions,
                                     std::move(*targetMachine));

@@ -40,11 +40,19 @@ absl::Status buildPassManager(mlir::PassManager &pm,
                               const std::string &pipeline) {
   std::string error;
   llvm::raw_string_ostream errorStream(error);
-  if (mlir::failed(
-          mlir::parsePassPipeline(stripModuleAnchor(pipeline), pm, errorStream)))
+  if (mlir::succeeded(mlir::parsePassPipeline(stripModuleAnchor(pipeline), pm,
+                                              errorStream)))
+    return absl::OkStatus();
+  // The parser reports "MLIR Textual PassPipeline Parser:1:N: error: ..."
+  // followed by the pipeline and a caret; keep one line, named for the flag.
+  std::string firstLine = error.substr(0, error.find('\n'));
+  constexpr absl::string_view kParserName = "MLIR Textual PassPipeline Parser";
+  if (absl::StartsWith(firstLine, kParserName))
     return absl::InvalidArgumentError(absl::StrCat(
-        "--pipeline: cannot parse '", pipeline, "': ",
-        absl::StripAsciiWhitespace(error)));
+        "--pipeline", firstLine.substr(kParserName.size()), " (in '",
+        pipeline, "')"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--pipeline: error: cannot parse '", pipeline, "': ", firstLine));
   return absl::OkStatus();
 }
 

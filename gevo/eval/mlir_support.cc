@@ -79,15 +79,14 @@ DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext &context)
     : context(context) {
   handlerId = context.getDiagEngine().registerHandler(
       [this](mlir::Diagnostic &diag) {
-        auto append = [this](mlir::Diagnostic &d) {
-          if (!collected.empty())
-            collected += "\n";
-          absl::StrAppend(&collected, formatLocation(d.getLocation()), ": ",
-                          severityName(d.getSeverity()), ": ", d.str());
-        };
-        append(diag);
+        // One line per diagnostic: its notes follow in parentheses.
+        if (!collected.empty())
+          collected += "\n";
+        absl::StrAppend(&collected, formatLocation(diag.getLocation()), ": ",
+                        severityName(diag.getSeverity()), ": ", diag.str());
         for (mlir::Diagnostic &note : diag.getNotes())
-          append(note);
+          absl::StrAppend(&collected, " (", formatLocation(note.getLocation()),
+                          ": note: ", note.str(), ")");
         return mlir::success();
       });
 }

@@ -226,14 +226,14 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
                                                const std::string &specPath) {
   llvm::Expected<llvm::json::Value> value = llvm::json::parse(json);
   if (!value) {
-    // LLVM reports "<message> [line:col, byte=N]"; turn it into file:line:col.
+    // LLVM reports "[line:col, byte=N]: message"; make it file:line:col.
     std::string message = llvm::toString(value.takeError());
     llvm::SmallVector<llvm::StringRef, 4> groups;
-    llvm::Regex position("^(.*) \\[([0-9]+):([0-9]+), byte=[0-9]+\\]$");
+    llvm::Regex position("^\\[([0-9]+):([0-9]+), byte=[0-9]+\\]: (.*)$");
     if (position.match(message, &groups))
       return absl::InvalidArgumentError(
-          absl::StrCat(specPath, ":", groups[2].str(), ":", groups[3].str(),
-                       ": malformed JSON: ", groups[1].str()));
+          absl::StrCat(specPath, ":", groups[1].str(), ":", groups[2].str(),
+                       ": error: malformed JSON: ", groups[3].str()));
     return absl::InvalidArgumentError(
         absl::StrCat(specPath, ": malformed JSON: ", message));
   }
