@@ -12,7 +12,7 @@
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/lowering.h"
-#include "gevo/eval/mlir_support.h"
+#include "gevo/ir/mlir_support.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/JSON.h"

@@ -4,7 +4,7 @@
 
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/lowering.h"
-#include "gevo/eval/mlir_support.h"
+#include "gevo/ir/mlir_support.h"
 #include "gevo/support/tool_paths.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,6 +1,6 @@
 //===- mlir_support.cc - MLIR contexts, module parsing, diagnostics -------===//
 
-#include "gevo/eval/mlir_support.h"
+#include "gevo/ir/mlir_support.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"

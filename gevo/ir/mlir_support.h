@@ -5,8 +5,8 @@
 // `file:line:col: error: ...` (one line per diagnostic).
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEVO_EVAL_MLIR_SUPPORT_H
-#define GEVO_EVAL_MLIR_SUPPORT_H
+#ifndef GEVO_IR_MLIR_SUPPORT_H
+#define GEVO_IR_MLIR_SUPPORT_H
 
 #include <memory>
 #include <string>
@@ -56,4 +56,4 @@ private:
 
 } // namespace gevo
 
-#endif // GEVO_EVAL_MLIR_SUPPORT_H
+#endif // GEVO_IR_MLIR_SUPPORT_H

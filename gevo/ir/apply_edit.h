@@ -1,0 +1,34 @@
+//===- apply_edit.h - Apply one recorded edit to a module -----------------===//
+//
+// Replays an Edit deterministically: resolve its addresses against the
+// module as it is now (before the edit), perform the structural change, set
+// each recorded operand (building the recorded repair), and verify.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_IR_APPLY_EDIT_H
+#define GEVO_IR_APPLY_EDIT_H
+
+#include "absl/status/status.h"
+#include "gevo/ir/edit.h"
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace gevo {
+
+struct EditOutcome {
+  /// Largest ordinal distance needed to re-anchor any address of the edit.
+  int fuzz = 0;
+};
+
+/// Applies `edit` to `module` in place. On error the module may be partly
+/// changed: apply to a clone when the original must survive. Errors say what
+/// failed: an address (gone, ambiguous), a repair that differs from the
+/// recorded one, or IR that no longer verifies.
+absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
+                       EditOutcome *outcome = nullptr);
+
+} // namespace gevo
+
+#endif // GEVO_IR_APPLY_EDIT_H

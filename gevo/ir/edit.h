@@ -1,0 +1,110 @@
+//===- edit.h - The edit vocabulary: op and value references, edits -------===//
+//
+// Plain data, no MLIR: what one mutation did, with every choice it made
+// resolved, so that replaying it needs no random numbers. Shared by the
+// mutation operators (which create edits), replay/ (which prints, parses and
+// applies them) and the search and analysis (which keep lists of them).
+//
+// An op is named by an OpRef: the function it is in, its op name, its ordinal
+// among the ops of that name in the function (pre-order), and a fingerprint of
+// its shape for re-anchoring: `@main/arith.mulf#3~1a2b3c4d`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_IR_EDIT_H
+#define GEVO_IR_EDIT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gevo {
+
+struct OpRef {
+  std::string function; // Symbol name without '@'.
+  std::string opName;   // e.g. "arith.mulf".
+  int ordinal = 0;      // 0-based among `opName` ops in `function`, pre-order.
+  uint32_t fingerprint = 0;
+
+  bool operator==(const OpRef &other) const {
+    return function == other.function && opName == other.opName &&
+           ordinal == other.ordinal && fingerprint == other.fingerprint;
+  }
+  bool operator!=(const OpRef &other) const { return !(*this == other); }
+};
+
+/// A value an edit wires into an operand.
+struct ValueRef {
+  enum class Kind {
+    Result,       // result `index` of op `op`
+    FunctionArg,  // argument `index` of `function`
+    RegionArg,    // argument `index` of the entry block of `op`'s first region
+    NewResult,    // result `index` of the op this edit created
+    Constant,     // a constant materialised where it is used
+  };
+  Kind kind = Kind::Result;
+  OpRef op;
+  std::string function;
+  int index = 0;
+  /// For Constant: a scalar literal ("0.5", "1", "-2.0e-3"); the type is the
+  /// operand's (a tensor gets a splat).
+  std::string literal;
+
+  bool operator==(const ValueRef &other) const {
+    return kind == other.kind && op == other.op && function == other.function &&
+           index == other.index && literal == other.literal;
+  }
+};
+
+/// One operand set to a value: `user[operand] <- value via repair`.
+struct Rewire {
+  /// The op whose operand changes; `userIsNew` for the op this edit created.
+  OpRef user;
+  bool userIsNew = false;
+  int operand = 0;
+  ValueRef value;
+  /// Conversion steps from the value's type to the operand's, as text
+  /// ("crop(32x10)", "cast(f32)", ...); empty when the types already match.
+  std::string repair;
+
+  bool operator==(const Rewire &other) const {
+    return user == other.user && userIsNew == other.userIsNew &&
+           operand == other.operand && value == other.value &&
+           repair == other.repair;
+  }
+};
+
+enum class EditKind {
+  Delete,   // erase target; rewires give its uses new values
+  Copy,     // clone target before anchor; rewires set the clone's operands and
+            // wire its results into later uses
+  Move,     // move target before anchor; rewires fix operands and uses
+  Swap,     // exchange the positions of target and anchor
+  Replace,  // clone anchor before target, target's uses take the clone's
+            // results, erase target
+  Operand,  // rewires only
+  Constant, // set target's (arith.constant) value to `literal`
+};
+
+struct Edit {
+  EditKind kind = EditKind::Operand;
+  OpRef target;
+  OpRef anchor; // Copy/Move: insert before; Swap: the other op; Replace: source.
+  std::string literal; // Constant: the new scalar value.
+  std::vector<Rewire> rewires;
+
+  bool operator==(const Edit &other) const {
+    return kind == other.kind && target == other.target &&
+           anchor == other.anchor && literal == other.literal &&
+           rewires == other.rewires;
+  }
+};
+
+const char *toString(EditKind kind);
+/// "@main/arith.mulf#3~1a2b3c4d"
+std::string toString(const OpRef &ref);
+std::string toString(const ValueRef &ref);
+bool hasAnchor(EditKind kind);
+
+} // namespace gevo
+
+#endif // GEVO_IR_EDIT_H

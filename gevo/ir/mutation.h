@@ -1,0 +1,57 @@
+//===- mutation.h - Mutation operators that propose resolved edits --------===//
+//
+// Each operator looks at a module, makes its random choices, and returns an
+// Edit with every choice recorded (targets, anchors, rewired operands with
+// their repairs), so that applying the edit needs no random numbers. Every
+// proposed edit has been applied to a clone and verified.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_IR_MUTATION_H
+#define GEVO_IR_MUTATION_H
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/ir/edit.h"
+
+namespace mlir {
+class ModuleOp;
+class Operation;
+} // namespace mlir
+
+namespace gevo {
+
+struct MutationOptions {
+  /// Operators to draw from.
+  std::vector<EditKind> kinds = {EditKind::Delete,  EditKind::Copy,
+                                 EditKind::Move,    EditKind::Swap,
+                                 EditKind::Replace, EditKind::Operand,
+                                 EditKind::Constant};
+  /// Only ops in these functions (empty: all).
+  std::vector<std::string> functions;
+  /// Only ops whose name starts with one of these ("arith.", "linalg.matmul";
+  /// empty: all).
+  std::vector<std::string> opPrefixes;
+};
+
+/// Parses "delete,copy,constant" into kinds; errors name the bad word.
+absl::StatusOr<std::vector<EditKind>> parseEditKinds(const std::string &list);
+
+/// Proposes one edit of `kind` on `module` (left unchanged). Fails when the
+/// random choices lead nowhere (no candidate, or the edit does not verify):
+/// callers draw again.
+absl::StatusOr<Edit> proposeEdit(mlir::ModuleOp module, EditKind kind,
+                                 const MutationOptions &options,
+                                 std::mt19937_64 &rng);
+
+/// Draws a kind from `options.kinds` and proposes an edit, trying up to
+/// `attempts` times.
+absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
+                                    const MutationOptions &options,
+                                    std::mt19937_64 &rng, int attempts = 50);
+
+} // namespace gevo
+
+#endif // GEVO_IR_MUTATION_H

@@ -1,0 +1,76 @@
+//===- op_address.h - Naming ops and values in fresh MLIR -----------------===//
+//
+// Addresses are computed from the module alone, so a patch applies to MLIR
+// that was never tagged: an op is `@func/op.name#ordinal~fingerprint`, where
+// the ordinal counts ops of that name in the function in pre-order and the
+// fingerprint hashes the op's name, result types, attributes and the names of
+// its operands' producers. SSA names, comments and formatting do not enter.
+//
+// Addressable: every op nested in a func.func, except the ops inside the
+// implicit bodies of named linalg ops (linalg.matmul's body is not printed,
+// so it cannot be named); the named op itself is addressable.
+//
+// Resolution re-anchors like `patch` with fuzz: when the op at the ordinal
+// does not carry the fingerprint, the nearest op of that name that does is
+// taken (fuzz = ordinal distance); no candidate or a tie is an error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_IR_OP_ADDRESS_H
+#define GEVO_IR_OP_ADDRESS_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/ir/edit.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace gevo {
+
+uint32_t fingerprintOf(mlir::Operation *op);
+
+/// A 16-hex-digit hash of the module's canonical printed form (no locations):
+/// equal for a file and its re-printed or re-named copies.
+std::string modelFingerprint(mlir::ModuleOp module);
+
+/// Whether an op sits in a named linalg op's implicit body (not addressable).
+bool isInImplicitBody(mlir::Operation *op);
+
+/// Every addressable op of a module, and the address of each.
+class AddressIndex {
+public:
+  explicit AddressIndex(mlir::ModuleOp module);
+
+  /// The address of an addressable op; nullopt for others.
+  std::optional<OpRef> refOf(mlir::Operation *op) const;
+  /// A name for a value, if it has one (results of addressable ops, function
+  /// arguments, entry-block arguments of addressable ops).
+  std::optional<ValueRef> refOf(mlir::Value value) const;
+
+  struct Resolved {
+    mlir::Operation *op = nullptr;
+    int fuzz = 0; // |ordinal found - ordinal recorded|
+  };
+  /// Finds the op an address names; errors say which address and why.
+  absl::StatusOr<Resolved> resolve(const OpRef &ref) const;
+  /// Finds a value (not NewResult/Constant, which the caller handles).
+  absl::StatusOr<mlir::Value> resolve(const ValueRef &ref, int *fuzz) const;
+
+  /// All addressable ops in pre-order, per function.
+  const std::vector<mlir::Operation *> &ops() const { return allOps; }
+
+private:
+  mutable mlir::ModuleOp module;
+  std::vector<mlir::Operation *> allOps;
+  llvm::DenseMap<mlir::Operation *, OpRef> refs;
+  // function -> op name -> ops in pre-order
+  std::map<std::string, std::map<std::string, std::vector<mlir::Operation *>>>
+      byName;
+};
+
+} // namespace gevo
+
+#endif // GEVO_IR_OP_ADDRESS_H

@@ -1,0 +1,105 @@
+//===- mutate_main.cc - gevo-mutate: random edits as a patch --------------===//
+//
+//   bazel run //gevo:mutate -- --input=model.mlir --edits=3 --seed=7 -o p.gevo
+//
+// Draws edits with the mutation operators, each on the module as the
+// previous ones left it, and writes them as a patch that //replay:apply
+// replays byte for byte. Useful to explore operators and to make test input.
+//
+//===----------------------------------------------------------------------===//
+
+#include <fstream>
+#include <random>
+
+#include "absl/strings/str_split.h"
+#include "gevo/ir/apply_edit.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/ir/op_address.h"
+#include "gevo/support/tool_paths.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "replay/patch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace {
+
+llvm::cl::OptionCategory category("gevo-mutate options");
+llvm::cl::opt<std::string> inputPath("input",
+                                     llvm::cl::desc("MLIR module to mutate"),
+                                     llvm::cl::value_desc("model.mlir"),
+                                     llvm::cl::Required, llvm::cl::cat(category));
+llvm::cl::opt<std::string>
+    outputPath("o", llvm::cl::desc("Patch to write (default: standard output)"),
+               llvm::cl::value_desc("p.gevo"), llvm::cl::init("-"),
+               llvm::cl::cat(category));
+llvm::cl::opt<int> edits("edits", llvm::cl::desc("Number of edits"),
+                         llvm::cl::init(1), llvm::cl::cat(category));
+llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Random seed"),
+                             llvm::cl::init(1), llvm::cl::cat(category));
+llvm::cl::opt<std::string> operators(
+    "operators",
+    llvm::cl::desc("Comma-separated operators to draw from: delete, copy, "
+                   "move, swap, replace, operand, constant (default: all)"),
+    llvm::cl::init("delete,copy,move,swap,replace,operand,constant"),
+    llvm::cl::cat(category));
+llvm::cl::opt<std::string> functions(
+    "functions",
+    llvm::cl::desc("Comma-separated functions to mutate (default: all)"),
+    llvm::cl::cat(category));
+llvm::cl::opt<std::string> ops(
+    "ops",
+    llvm::cl::desc("Comma-separated op name prefixes to target, e.g. "
+                   "'arith.,linalg.matmul' (default: all)"),
+    llvm::cl::cat(category));
+
+int fail(const std::string &message) {
+  llvm::errs() << (message.find("error:") == std::string::npos ? "error: " : "")
+               << message << "\n";
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::cl::HideUnrelatedOptions(category);
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv, "gevo-mutate: draw random, resolved edits as a patch.\n",
+          &llvm::errs()))
+    return 2;
+  gevo::MutationOptions options;
+  absl::StatusOr<std::vector<gevo::EditKind>> kinds =
+      gevo::parseEditKinds(operators);
+  if (!kinds.ok())
+    return fail("--operators: " + std::string(kinds.status().message()));
+  options.kinds = *kinds;
+  for (absl::string_view f : absl::StrSplit(functions, ',', absl::SkipEmpty()))
+    options.functions.emplace_back(f);
+  for (absl::string_view o : absl::StrSplit(ops, ',', absl::SkipEmpty()))
+    options.opPrefixes.emplace_back(o);
+  std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
+  auto module = gevo::loadModule(*context, gevo::resolveUserPath(inputPath));
+  if (!module.ok())
+    return fail(std::string(module.status().message()));
+  gevo::Patch patch;
+  patch.model = gevo::modelFingerprint(**module);
+  patch.metadata.push_back({"seed", std::to_string(seed)});
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < edits; ++i) {
+    absl::StatusOr<gevo::Edit> edit = gevo::proposeAnyEdit(**module, options, rng);
+    if (!edit.ok())
+      return fail(std::string(edit.status().message()));
+    if (absl::Status status = gevo::applyEdit(**module, *edit); !status.ok())
+      return fail(std::string(status.message()));
+    patch.addEdit(*edit);
+  }
+  std::string text = gevo::printPatch(patch);
+  if (outputPath == "-") {
+    llvm::outs() << text;
+    return 0;
+  }
+  std::ofstream out(gevo::resolveUserPath(outputPath));
+  out << text;
+  return out ? 0 : fail(outputPath + ": cannot write");
+}

@@ -1,0 +1,85 @@
+//===- apply.cc - Apply a patch to fresh MLIR -----------------------------===//
+
+#include "replay/apply.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "gevo/ir/apply_edit.h"
+#include "gevo/ir/op_address.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace gevo {
+
+std::string ApplyReport::summary(const std::string &patchName) const {
+  std::string text;
+  if (!modelMatches)
+    absl::StrAppend(&text, patchName,
+                    ": note: the model differs from the one the patch was "
+                    "made for (fingerprint ",
+                    modelActual, "); edits are re-anchored by op fingerprints\n");
+  int applied = 0, reanchored = 0, skipped = 0;
+  for (const EditResult &result : edits) {
+    switch (result.fate) {
+    case EditResult::Fate::Applied:
+      ++applied;
+      break;
+    case EditResult::Fate::Reanchored:
+      ++reanchored;
+      absl::StrAppend(&text, patchName, ":", result.line,
+                      ": re-anchored with fuzz ", result.fuzz, "\n");
+      break;
+    case EditResult::Fate::Skipped:
+      ++skipped;
+      absl::StrAppend(&text, patchName, ":", result.line,
+                      ": skipped: ", result.reason, "\n");
+      break;
+    }
+  }
+  absl::StrAppend(&text, edits.size(), " edits: ", applied, " applied, ",
+                  reanchored, " re-anchored, ", skipped, " skipped\n");
+  return text;
+}
+
+absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
+                                       const Patch &patch,
+                                       const std::string &patchName,
+                                       OnMismatch onMismatch) {
+  ApplyReport report;
+  report.modelActual = modelFingerprint(module);
+  report.modelMatches = report.modelActual == patch.model;
+  int number = 0;
+  for (const Patch::Entry &entry : patch.entries) {
+    if (entry.isComment)
+      continue;
+    ++number;
+    EditResult result;
+    result.line = entry.line;
+    // Apply to a clone first so that a failing edit leaves no trace.
+    mlir::OwningOpRef<mlir::ModuleOp> trial(module.clone());
+    EditOutcome outcome;
+    absl::Status status = applyEdit(*trial, entry.edit, &outcome);
+    if (!status.ok()) {
+      std::string where =
+          absl::StrCat(patchName, ":", entry.line, ": error: edit ", number,
+                       " (", toString(entry.edit.kind), " ",
+                       toString(entry.edit.target), "): ", status.message());
+      if (onMismatch == OnMismatch::Error)
+        return absl::Status(status.code(), where);
+      result.fate = EditResult::Fate::Skipped;
+      result.reason = std::string(status.message());
+      report.edits.push_back(result);
+      continue;
+    }
+    // Move the edited body into the module (keeps the ModuleOp handle valid).
+    module.getBodyRegion().takeBody(trial->getBodyRegion());
+    if (outcome.fuzz > 0) {
+      result.fate = EditResult::Fate::Reanchored;
+      result.fuzz = outcome.fuzz;
+    }
+    report.edits.push_back(result);
+  }
+  return report;
+}
+
+} // namespace gevo

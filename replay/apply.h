@@ -1,0 +1,50 @@
+//===- apply.h - Apply a patch to fresh MLIR ------------------------------===//
+//
+// The interpreter behind //replay:apply and the gevo_patch build rule: applies
+// a patch's edits in order, re-anchoring addresses by fingerprint where the
+// module changed a little, and reports each edit's fate.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REPLAY_APPLY_H
+#define REPLAY_APPLY_H
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "replay/patch.h"
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace gevo {
+
+enum class OnMismatch { Error, Skip };
+
+struct EditResult {
+  enum class Fate { Applied, Reanchored, Skipped } fate = Fate::Applied;
+  int line = 0;  // in the patch file
+  int fuzz = 0;  // for Reanchored
+  std::string reason; // for Skipped
+};
+
+struct ApplyReport {
+  bool modelMatches = true;
+  std::string modelActual;
+  std::vector<EditResult> edits;
+  /// One line per edit and a total, for people.
+  std::string summary(const std::string &patchName) const;
+};
+
+/// Applies `patch` to `module` in place. With OnMismatch::Error the first edit
+/// that cannot apply is an error naming `patchName:line` and the edit; with
+/// Skip it is left out (the module stays as before that edit) and reported.
+absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
+                                       const Patch &patch,
+                                       const std::string &patchName,
+                                       OnMismatch onMismatch);
+
+} // namespace gevo
+
+#endif // REPLAY_APPLY_H

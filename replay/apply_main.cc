@@ -1,0 +1,95 @@
+//===- apply_main.cc - gevo-apply: replay a patch onto fresh MLIR ---------===//
+//
+//   bazel run //replay:apply -- --patch=P.gevo --input=model.mlir -o out.mlir
+//
+// Exit codes: 0 applied, 2 bad input or an edit that does not apply.
+//
+//===----------------------------------------------------------------------===//
+
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/support/tool_paths.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "replay/apply.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace {
+
+llvm::cl::OptionCategory category("gevo-apply options");
+llvm::cl::opt<std::string> patchPath("patch", llvm::cl::desc("Patch to apply"),
+                                     llvm::cl::value_desc("file.gevo"),
+                                     llvm::cl::Required,
+                                     llvm::cl::cat(category));
+llvm::cl::opt<std::string> inputPath("input",
+                                     llvm::cl::desc("MLIR module to patch"),
+                                     llvm::cl::value_desc("model.mlir"),
+                                     llvm::cl::Required,
+                                     llvm::cl::cat(category));
+llvm::cl::opt<std::string>
+    outputPath("o", llvm::cl::desc("Where to write the patched module "
+                                   "(default: standard output)"),
+               llvm::cl::value_desc("out.mlir"), llvm::cl::init("-"),
+               llvm::cl::cat(category));
+llvm::cl::opt<std::string> onMismatch(
+    "on-mismatch",
+    llvm::cl::desc("What to do with an edit that does not apply: 'error' "
+                   "(default: stop, write nothing; a build must never "
+                   "silently get a different program) or 'skip' (leave it "
+                   "out and say so)"),
+    llvm::cl::init("error"), llvm::cl::cat(category));
+llvm::cl::opt<bool> quiet("quiet",
+                          llvm::cl::desc("Print the summary only on failure"),
+                          llvm::cl::cat(category));
+
+int fail(const std::string &message) {
+  if (absl::StrContains(message, "error:"))
+    llvm::errs() << message << "\n";
+  else
+    llvm::errs() << "error: " << message << "\n";
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::cl::HideUnrelatedOptions(category);
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv,
+          "gevo-apply: apply a gevo-ml patch (edit script) to an MLIR module.\n",
+          &llvm::errs()))
+    return 2;
+  if (onMismatch != "error" && onMismatch != "skip")
+    return fail("--on-mismatch must be 'error' or 'skip'");
+  std::string patchFile = gevo::resolveUserPath(patchPath);
+  absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(patchFile);
+  if (!patch.ok())
+    return fail(std::string(patch.status().message()));
+  std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
+  auto module = gevo::loadModule(*context, gevo::resolveUserPath(inputPath));
+  if (!module.ok())
+    return fail(std::string(module.status().message()));
+  absl::StatusOr<gevo::ApplyReport> report = gevo::applyPatch(
+      **module, *patch, patchPath,
+      onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error);
+  if (!report.ok())
+    return fail(std::string(report.status().message()));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*module)->print(os);
+  if (outputPath == "-") {
+    llvm::outs() << text;
+  } else {
+    std::string path = gevo::resolveUserPath(outputPath);
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out)
+      return fail(path + ": cannot write");
+  }
+  if (!quiet)
+    llvm::errs() << report->summary(patchPath);
+  return 0;
+}

@@ -1,0 +1,54 @@
+//===- patch.h - The patch (edit script) text format, v1 ------------------===//
+//
+// A patch is an ordered list of edits plus a header: the format version, a
+// fingerprint of the model it was made for, optional metadata (fitness), and
+// full-line `#` comments kept in place. `printPatch(parsePatch(t)) == t` for
+// any text printPatch produced. The format is documented in replay/FORMAT.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REPLAY_PATCH_H
+#define REPLAY_PATCH_H
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/ir/edit.h"
+
+namespace gevo {
+
+struct Patch {
+  static constexpr int kVersion = 1;
+  /// 16 hex digits (modelFingerprint() of the module it was made for).
+  std::string model;
+  /// `meta key=value ...` pairs in order, e.g. runtime_ms=12.5.
+  std::vector<std::pair<std::string, std::string>> metadata;
+  /// Each entry is an edit or a comment line (text after '#').
+  struct Entry {
+    bool isComment = false;
+    std::string comment;
+    Edit edit;
+    int line = 0; // 1-based line in the parsed text; 0 when built in memory.
+  };
+  std::vector<Entry> entries;
+
+  std::vector<Edit> edits() const;
+  void addEdit(Edit edit);
+  void addComment(std::string text);
+};
+
+std::string printPatch(const Patch &patch);
+/// Prints one edit as its patch line.
+std::string printEdit(const Edit &edit);
+
+/// Parses patch text; errors read `name:line:col: error: expected ...`.
+absl::StatusOr<Patch> parsePatch(const std::string &text,
+                                 const std::string &name);
+absl::StatusOr<Patch> loadPatch(const std::string &path);
+/// Parses one edit line (as printEdit writes it).
+absl::StatusOr<Edit> parseEdit(const std::string &line);
+
+} // namespace gevo
+
+#endif // REPLAY_PATCH_H
