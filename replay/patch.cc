@@ -96,9 +96,12 @@ public:
     if (ref.function.empty())
       return error("a function name after '@'");
     GEVO_RETURN_IF_ERROR(expect("/"));
+    size_t nameStart = (skipSpaces(), pos);
     ref.opName = word();
-    if (ref.opName.find('.') == std::string::npos)
+    if (ref.opName.find('.') == std::string::npos) {
+      pos = nameStart;
       return error("an op name such as arith.mulf");
+    }
     GEVO_RETURN_IF_ERROR(expect("#"));
     GEVO_ASSIGN_OR_RETURN(ref.ordinal, integer());
     GEVO_RETURN_IF_ERROR(expect("~"));

@@ -41,10 +41,13 @@ uint32_t fingerprintOf(mlir::Operation *op) {
     absl::StrAppend(&key, "|", printed(type));
   absl::StrAppend(&key, "|", printed(op->getAttrDictionary()));
   for (mlir::Value operand : op->getOperands()) {
-    if (mlir::Operation *producer = operand.getDefiningOp())
-      absl::StrAppend(&key, "|", producer->getName().getStringRef().str());
+    if (auto result = llvm::dyn_cast<mlir::OpResult>(operand))
+      absl::StrAppend(&key, "|",
+                      result.getOwner()->getName().getStringRef().str(), ":",
+                      result.getResultNumber());
     else
-      absl::StrAppend(&key, "|arg");
+      absl::StrAppend(&key, "|arg",
+                      llvm::cast<mlir::BlockArgument>(operand).getArgNumber());
   }
   uint64_t hash = llvm::xxh3_64bits(llvm::StringRef(key));
   return static_cast<uint32_t>(hash ^ (hash >> 32));

@@ -3,8 +3,8 @@
 // Addresses are computed from the module alone, so a patch applies to MLIR
 // that was never tagged: an op is `@func/op.name#ordinal~fingerprint`, where
 // the ordinal counts ops of that name in the function in pre-order and the
-// fingerprint hashes the op's name, result types, attributes and the names of
-// its operands' producers. SSA names, comments and formatting do not enter.
+// fingerprint hashes the op's name, result types, attributes and where its
+// operands come from (producer op name and result number, or argument number). SSA names, comments and formatting do not enter.
 //
 // Addressable: every op nested in a func.func, except the ops inside the
 // implicit bodies of named linalg ops (linalg.matmul's body is not printed,

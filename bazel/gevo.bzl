@@ -1,0 +1,282 @@
+"""Build rules that put gevo-ml's results into a build.
+
+An evolved variant of a model is an edit script (a `.gevo` patch) over the
+model's MLIR. These rules let a build use it:
+
+  - `gevo_patch` applies a patch to an MLIR module with `//replay:apply` and
+    produces the patched module, `<name>.mlir`. A patch that no longer applies
+    (an anchor is gone because the model changed) fails the build with
+    replay's one-line `file:line: error: ...`; the build never silently gets a
+    different program.
+  - `gevo_model_library` lowers an MLIR module (linalg on tensors, e.g. a
+    `gevo_patch` output) ahead of time with LLVM/MLIR 22's `mlir-opt`,
+    `mlir-translate` and `llc` to an object file, and wraps it in a
+    `cc_library` so that a C++ target can link the model and call its entry
+    through MLIR's C interface, `_mlir_ciface_<entry>`.
+
+Usage:
+
+    load("//bazel:gevo.bzl", "gevo_model_library", "gevo_patch")
+
+    gevo_patch(
+        name = "model_patched",
+        src = "model.mlir",
+        patch = "best.gevo",
+    )
+
+    gevo_model_library(
+        name = "model",
+        src = ":model_patched",
+        header_decl = "void _mlir_ciface_main(StridedMemRefType<float, 1> *result, " +
+                      "StridedMemRefType<float, 1> *x);",
+    )
+
+The C interface of an entry takes a pointer to a memref descriptor
+(`StridedMemRefType<T, rank>` from mlir/ExecutionEngine/CRunnerUtils.h) for
+every memref argument. With one memref result, a pointer to the result
+descriptor comes FIRST, before the arguments; several results come back in one
+struct (first argument too); a scalar result is the C return value.
+"""
+
+# The default lowering: bufferize the tensors (function boundaries included,
+# identity layouts so the C interface gets plain descriptors), free buffers,
+# linalg to loops, everything to the LLVM dialect. `llvm-request-c-wrappers`
+# runs first, on every func.func (it is anchored on func.func), so that
+# `convert-to-llvm` also emits `_mlir_ciface_<name>` for each of them.
+GEVO_DEFAULT_PIPELINE = ", ".join([
+    "func.func(llvm-request-c-wrappers)",
+    "inline",
+    "canonicalize",
+    "one-shot-bufferize{bufferize-function-boundaries=1 " +
+    "function-boundary-type-conversion=identity-layout-map " +
+    "allow-return-allocs-from-loops=1}",
+    "buffer-deallocation-pipeline",
+    "convert-bufferization-to-memref",
+    "convert-linalg-to-loops",
+    "convert-scf-to-cf",
+    "expand-strided-metadata",
+    "lower-affine",
+    "convert-to-llvm",
+    "reconcile-unrealized-casts",
+])
+
+def _gevo_patch_impl(ctx):
+    out = ctx.actions.declare_file(ctx.label.name + ".mlir")
+    args = ctx.actions.args()
+    args.add("--patch=" + ctx.file.patch.path)
+    args.add("--input=" + ctx.file.src.path)
+    args.add("-o", out)
+    args.add("--on-mismatch=" + ctx.attr.on_mismatch)
+    args.add("--quiet")
+    ctx.actions.run(
+        executable = ctx.executable._apply,
+        arguments = [args],
+        inputs = [ctx.file.src, ctx.file.patch],
+        outputs = [out],
+        mnemonic = "GevoPatch",
+        progress_message = "Applying patch %s to %s" % (
+            ctx.file.patch.short_path,
+            ctx.file.src.short_path,
+        ),
+    )
+    return [DefaultInfo(files = depset([out]))]
+
+gevo_patch = rule(
+    implementation = _gevo_patch_impl,
+    doc = "Applies a gevo-ml patch (edit script) to an MLIR module with " +
+          "//replay:apply; produces <name>.mlir. The build fails with " +
+          "replay's error if the patch no longer applies.",
+    attrs = {
+        "src": attr.label(
+            doc = "The MLIR module to patch (a file or a rule with one output).",
+            allow_single_file = [".mlir"],
+            mandatory = True,
+        ),
+        "patch": attr.label(
+            doc = "The patch, a .gevo file (e.g. written by //gevo:mutate).",
+            allow_single_file = [".gevo"],
+            mandatory = True,
+        ),
+        "on_mismatch": attr.string(
+            doc = "An edit that does not apply: 'error' (default) fails the " +
+                  "build; 'skip' leaves the edit out (replay:apply " +
+                  "--on-mismatch=skip).",
+            default = "error",
+            values = ["error", "skip"],
+        ),
+        "_apply": attr.label(
+            default = Label("//replay:apply"),
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+)
+
+def _gevo_lowered_object_impl(ctx):
+    src = ctx.file.src
+    name = ctx.label.name
+    llvm_dialect = ctx.actions.declare_file(name + ".llvm.mlir")
+    llvm_ir = ctx.actions.declare_file(name + ".ll")
+    obj = ctx.actions.declare_file(ctx.attr.out)
+
+    pipeline = ctx.attr.pipeline
+    if not pipeline.startswith("builtin.module("):
+        pipeline = "builtin.module(%s)" % pipeline
+
+    ctx.actions.run(
+        executable = ctx.file._mlir_opt,
+        arguments = [
+            "--pass-pipeline=" + pipeline,
+            src.path,
+            "-o",
+            llvm_dialect.path,
+        ],
+        inputs = [src],
+        outputs = [llvm_dialect],
+        mnemonic = "GevoMlirOpt",
+        progress_message = "Lowering %s to the LLVM dialect" % src.short_path,
+    )
+    ctx.actions.run(
+        executable = ctx.file._mlir_translate,
+        arguments = ["--mlir-to-llvmir", llvm_dialect.path, "-o", llvm_ir.path],
+        inputs = [llvm_dialect],
+        outputs = [llvm_ir],
+        mnemonic = "GevoMlirTranslate",
+        progress_message = "Translating %s to LLVM IR" % src.short_path,
+    )
+
+    # llc, after checking that the entry's C interface is there: a missing
+    # entry would otherwise only show up as an undefined symbol at link time.
+    symbol = "_mlir_ciface_" + ctx.attr.entry
+    ctx.actions.run_shell(
+        command = """
+if ! grep -q '^define [^@]*@{symbol}(' "$2"; then
+  echo "$1: error: no C interface '{symbol}' after lowering: is there a" \
+       "func.func @{entry}, and does the pipeline run" \
+       "llvm-request-c-wrappers?" >&2
+  exit 1
+fi
+exec "$3" -O2 -filetype=obj -relocation-model=pic "$2" -o "$4"
+""".format(symbol = symbol, entry = ctx.attr.entry),
+        arguments = [src.short_path, llvm_ir.path, ctx.file._llc.path, obj.path],
+        inputs = [llvm_ir],
+        tools = [ctx.file._llc],
+        outputs = [obj],
+        mnemonic = "GevoLlc",
+        progress_message = "Compiling %s to %s" % (src.short_path, obj.short_path),
+    )
+    return [DefaultInfo(files = depset([obj]))]
+
+_gevo_lowered_object = rule(
+    implementation = _gevo_lowered_object_impl,
+    doc = "Lowers an MLIR module to an object file (mlir-opt, " +
+          "mlir-translate --mlir-to-llvmir, llc -O2).",
+    attrs = {
+        "src": attr.label(allow_single_file = [".mlir"], mandatory = True),
+        "entry": attr.string(mandatory = True),
+        "pipeline": attr.string(mandatory = True),
+        "out": attr.string(mandatory = True),
+        "_mlir_opt": attr.label(
+            default = Label("@llvm//:mlir-opt"),
+            allow_single_file = True,
+            cfg = "exec",
+        ),
+        "_mlir_translate": attr.label(
+            default = Label("@llvm//:mlir-translate"),
+            allow_single_file = True,
+            cfg = "exec",
+        ),
+        "_llc": attr.label(
+            default = Label("@llvm//:llc"),
+            allow_single_file = True,
+            cfg = "exec",
+        ),
+    },
+)
+
+_HEADER_TEMPLATE = """\
+// Generated by gevo_model_library({label}) in //bazel:gevo.bzl: the C
+// interface of the lowered MLIR module {src}.
+#ifndef {guard}
+#define {guard}
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+
+extern "C" {{
+{decl}
+}}
+
+#endif // {guard}
+"""
+
+def _header_guard(package, name):
+    guard = ""
+    for c in (package + "_" + name + "_H").elems():
+        guard += c.upper() if c.isalnum() else "_"
+    return guard
+
+def gevo_model_library(
+        name,
+        src,
+        entry = "main",
+        pipeline = GEVO_DEFAULT_PIPELINE,
+        header_decl = None,
+        **kwargs):
+    """Lowers an MLIR module ahead of time and exposes it as a cc_library.
+
+    Targets:
+      <name>_lowered: the object file <name>.o (intermediates <name>_lowered
+        .llvm.mlir and .ll are kept in bazel-bin for inspection).
+      <name>_header: <name>.h, only when header_decl is given.
+      <name>: a cc_library with <name>.o (and <name>.h), depending on
+        @llvm//:mlir_c_runner_utils (CRunnerUtils.h for StridedMemRefType;
+        links libmlir_c_runner_utils.so with an rpath, since lowered code may
+        call memrefCopy and friends).
+
+    Args:
+      name: the cc_library's name.
+      src: the MLIR module, a .mlir file or a rule with one (e.g. gevo_patch).
+      entry: the function a caller uses; the build fails if
+        _mlir_ciface_<entry> is not defined after lowering.
+      pipeline: the MLIR pass pipeline, mlir-opt syntax, with or without the
+        enclosing builtin.module(...). It must request C wrappers (see
+        GEVO_DEFAULT_PIPELINE) and lower everything to the LLVM dialect.
+      header_decl: C++ declaration(s) of the C interface, written to <name>.h
+        inside extern "C" { } after including CRunnerUtils.h, e.g.
+        "void _mlir_ciface_main(StridedMemRefType<float, 1> *result,
+        StridedMemRefType<float, 1> *x);". The argument and result types
+        follow from the module's entry signature, which a Starlark macro cannot
+        read; omit it to declare the function yourself.
+      **kwargs: passed to every target (visibility, testonly, tags, ...).
+    """
+    _gevo_lowered_object(
+        name = name + "_lowered",
+        src = src,
+        entry = entry,
+        pipeline = pipeline,
+        out = name + ".o",
+        **kwargs
+    )
+    hdrs = []
+    if header_decl != None:
+        native.genrule(
+            name = name + "_header",
+            outs = [name + ".h"],
+            cmd = "cat > $@ <<'GEVO_HEADER_EOF'\n%sGEVO_HEADER_EOF" % (
+                _HEADER_TEMPLATE.format(
+                    label = "//%s:%s" % (native.package_name(), name),
+                    src = src,
+                    guard = _header_guard(native.package_name(), name),
+                    decl = header_decl,
+                )
+            ),
+            **kwargs
+        )
+        hdrs = [name + ".h"]
+    native.cc_library(
+        name = name,
+        srcs = [name + ".o"],
+        hdrs = hdrs,
+        deps = ["@llvm//:mlir_c_runner_utils"],
+        **kwargs
+    )

@@ -1,0 +1,126 @@
+//===- patch_test.cc - The patch text format: round trips and errors ------===//
+
+#include "replay/patch.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr const char kPatch[] =
+    "gevo-patch 1\n"
+    "model 925d89644e457032\n"
+    "meta runtime_ms=12.5 error=0.0694 seed=7\n"
+    "# prune the hidden layer\n"
+    "operand @main/linalg.matmul#2~1a2b3c4d ; "
+    "@main/linalg.matmul#2~1a2b3c4d[1] <- @main/tensor.extract_slice#0~"
+    "00ff00ff:0 via crop(32x10)\n"
+    "delete @main/arith.mulf#3~deadbeef ; @main/linalg.yield#5~2e728ee0[0] "
+    "<- const(-2.5e-3) ; @main/arith.addf#1~01020304[1] <- @main^2 via "
+    "extract,cast(f32)\n"
+    "copy @main/arith.addf#1~01020304 before @main/scf.yield#0~0a0b0c0d ; "
+    "new[0] <- @main/scf.for#1~11111111^3 ; @main/scf.yield#0~0a0b0c0d[2] <- "
+    "new:0\n"
+    "move @f/arith.subf#0~00000001 before @f/func.return#0~00000002\n"
+    "swap @main/arith.subf#3~a9073d76 and @main/linalg.fill#0~0029ef9b\n"
+    "replace @main/arith.index_cast#0~bbc2597e with "
+    "@main/arith.constant#3~5b471f57 ; @main/arith.sitofp#0~7c1c9ec9[0] <- "
+    "new:0 via cast(i64)\n"
+    "constant @main/arith.constant#0~335747a2 = 0.1\n"
+    "# trailing comment\n";
+
+TEST(PatchTest, PrintOfParseIsIdentity) {
+  absl::StatusOr<Patch> patch = parsePatch(kPatch, "p.gevo");
+  ASSERT_TRUE(patch.ok()) << patch.status();
+  EXPECT_EQ(printPatch(*patch), kPatch);
+  std::vector<Edit> edits = patch->edits();
+  ASSERT_EQ(edits.size(), 7u);
+  EXPECT_EQ(patch->model, "925d89644e457032");
+  EXPECT_EQ(patch->metadata[1].first, "error");
+  EXPECT_EQ(patch->metadata[1].second, "0.0694");
+  const Edit &del = edits[1];
+  EXPECT_EQ(del.kind, EditKind::Delete);
+  EXPECT_EQ(del.target.opName, "arith.mulf");
+  EXPECT_EQ(del.target.ordinal, 3);
+  EXPECT_EQ(del.target.fingerprint, 0xdeadbeefu);
+  ASSERT_EQ(del.rewires.size(), 2u);
+  EXPECT_EQ(del.rewires[0].value.kind, ValueRef::Kind::Constant);
+  EXPECT_EQ(del.rewires[0].value.literal, "-2.5e-3");
+  EXPECT_EQ(del.rewires[1].value.kind, ValueRef::Kind::FunctionArg);
+  EXPECT_EQ(del.rewires[1].repair, "extract,cast(f32)");
+  const Edit &copy = edits[2];
+  EXPECT_TRUE(copy.rewires[0].userIsNew);
+  EXPECT_EQ(copy.rewires[0].value.kind, ValueRef::Kind::RegionArg);
+  EXPECT_EQ(copy.rewires[1].value.kind, ValueRef::Kind::NewResult);
+  EXPECT_EQ(edits[6].literal, "0.1");
+  EXPECT_EQ(patch->entries[1].line, 5); // after the header and a comment
+}
+
+TEST(PatchTest, ParseOfPrintIsIdentityForEveryEdit) {
+  absl::StatusOr<Patch> patch = parsePatch(kPatch, "p.gevo");
+  ASSERT_TRUE(patch.ok());
+  for (const Edit &edit : patch->edits()) {
+    absl::StatusOr<Edit> again = parseEdit(printEdit(edit));
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(*again, edit) << printEdit(edit);
+  }
+}
+
+std::string errorOf(const std::string &text) {
+  absl::StatusOr<Patch> patch = parsePatch(text, "bad.gevo");
+  EXPECT_FALSE(patch.ok()) << text;
+  return patch.ok() ? "" : std::string(patch.status().message());
+}
+
+TEST(PatchTest, CorruptedPatchesNameLineAndColumn) {
+  EXPECT_THAT(errorOf(""), HasSubstr("bad.gevo:1:1: error: expected "
+                                     "'gevo-patch 1': the patch is empty"));
+  EXPECT_THAT(errorOf("gevo-patch 1\n"),
+              HasSubstr("bad.gevo:2:1: error: expected 'model <fingerprint>'"));
+  EXPECT_THAT(errorOf("gevo-patch 2\nmodel 925d89644e457032\n"),
+              HasSubstr("bad.gevo:1:12: error: patch format version 2 is not "
+                        "supported"));
+  EXPECT_THAT(errorOf("diff --git a b\n"),
+              HasSubstr("bad.gevo:1:1: error: expected 'gevo-patch 1'"));
+  EXPECT_THAT(errorOf("gevo-patch 1\nmodel 925d\n"),
+              HasSubstr("bad.gevo:2:7: error: expected a 16-digit hex model "
+                        "fingerprint"));
+  std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
+  EXPECT_THAT(errorOf(header + "erase @main/arith.mulf#3~deadbeef\n"),
+              HasSubstr("bad.gevo:3:1: error: expected an edit (delete"));
+  EXPECT_THAT(errorOf(header + "delete @main/arith.mulf#x~deadbeef\n"),
+              HasSubstr("bad.gevo:3:25: error: expected a non-negative "
+                        "integer, found 'x~deadbeef'"));
+  EXPECT_THAT(errorOf(header + "delete @main/arith.mulf#3~deadbee\n"),
+              HasSubstr("bad.gevo:3:27: error: expected an 8-digit hex "
+                        "fingerprint"));
+  EXPECT_THAT(errorOf(header + "delete @main/mulf#3~deadbeef\n"),
+              HasSubstr("bad.gevo:3:14: error: expected an op name"));
+  EXPECT_THAT(
+      errorOf(header + "constant @main/arith.constant#0~335747a2 = 1.0x\n"),
+      HasSubstr("bad.gevo:3:44: error: expected a number"));
+  EXPECT_THAT(errorOf(header + "operand @main/arith.mulf#3~deadbeef ; "
+                               "@main/arith.mulf#3~deadbeef[99999999999] <- "
+                               "@main^0\n"),
+              HasSubstr("bad.gevo:3:67: error: expected a non-negative "
+                        "integer"));
+  EXPECT_THAT(errorOf(header + "copy @main/arith.mulf#3~deadbeef after "
+                               "@main/arith.addf#0~deadbeef\n"),
+              HasSubstr("bad.gevo:3:34: error: expected 'before', found "
+                        "'after"));
+  // Truncated mid-edit.
+  EXPECT_THAT(errorOf(header + "operand @main/arith.mulf#3~deadbeef ; "
+                               "@main/arith.mulf#3~deadbeef[0] <-\n"),
+              HasSubstr("bad.gevo:3:72: error: expected '@' at the end of "
+                        "the line"));
+  EXPECT_THAT(errorOf(header + "delete @main/arith.mulf#3~deadbeef junk\n"),
+              HasSubstr("bad.gevo:3:36: error: expected ';' and a rewire"));
+  EXPECT_THAT(errorOf("gevo-patch 1\r\nmodel 925d89644e457032\n"),
+              HasSubstr("carriage return"));
+}
+
+} // namespace
+} // namespace gevo

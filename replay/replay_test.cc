@@ -1,0 +1,226 @@
+//===- replay_test.cc - Replaying mutator patches on fresh MLIR -----------===//
+//
+// Random edit sequences on both workloads never crash and always verify; a
+// patch replays byte for byte on the same file, on the file re-printed (other
+// SSA names, no comments), and on the file with an unrelated function added;
+// and apply(parse(print(p))) == apply(p).
+//
+//===----------------------------------------------------------------------===//
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "gevo/ir/apply_edit.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/ir/op_address.h"
+#include "gevo/support/tool_paths.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "replay/apply.h"
+
+namespace gevo {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string readRunfile(const std::string &path) {
+  std::ifstream in(findRunfile(path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string print(mlir::Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+class ReplayTest : public ::testing::TestWithParam<const char *> {
+protected:
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+
+  mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
+    auto module = parseModule(*context, text, "model.mlir");
+    EXPECT_TRUE(module.ok()) << module.status();
+    return module.ok() ? std::move(*module) : nullptr;
+  }
+};
+
+TEST_P(ReplayTest, RandomPatchesReplayByteForByte) {
+  std::string source = readRunfile(GetParam());
+  mlir::OwningOpRef<mlir::ModuleOp> base = parse(source);
+  ASSERT_TRUE(base);
+  std::string reprinted = print(*base);
+  // The re-printed file has other SSA names (%0 for %W1), no comments and
+  // other spacing; the third copy also gains an unrelated function.
+  std::string withUnrelated = reprinted;
+  withUnrelated.insert(withUnrelated.find("module {\n") + 9,
+                       "func.func @unrelated(%a: f32) -> f32 {\n"
+                       "  %b = arith.mulf %a, %a : f32\n"
+                       "  return %b : f32\n}\n");
+  int accepted = 0, rejected = 0;
+  const int seeds = 12;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    std::mt19937_64 rng(seed);
+    mlir::OwningOpRef<mlir::ModuleOp> variant = base->clone();
+    Patch patch;
+    patch.model = modelFingerprint(*base);
+    for (int step = 0; step < 4; ++step) {
+      absl::StatusOr<Edit> edit =
+          proposeAnyEdit(*variant, MutationOptions(), rng, 20);
+      if (!edit.ok()) {
+        ++rejected;
+        continue;
+      }
+      ASSERT_TRUE(applyEdit(*variant, *edit).ok()) << printEdit(*edit);
+      ASSERT_TRUE(mlir::succeeded(mlir::verify(*variant)));
+      patch.addEdit(*edit);
+      ++accepted;
+    }
+    std::string expected = print(*variant);
+    std::string text = printPatch(patch);
+    absl::StatusOr<Patch> parsed = parsePatch(text, "p.gevo");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    ASSERT_EQ(printPatch(*parsed), text);
+
+    for (const std::string *input : {&source, &reprinted}) {
+      mlir::OwningOpRef<mlir::ModuleOp> fresh = parse(*input);
+      absl::StatusOr<ApplyReport> report =
+          applyPatch(*fresh, *parsed, "p.gevo", OnMismatch::Error);
+      ASSERT_TRUE(report.ok()) << report.status() << "\n" << text;
+      EXPECT_TRUE(report->modelMatches);
+      EXPECT_EQ(print(*fresh), expected) << text;
+    }
+    mlir::OwningOpRef<mlir::ModuleOp> changed = parse(withUnrelated);
+    absl::StatusOr<ApplyReport> report =
+        applyPatch(*changed, *parsed, "p.gevo", OnMismatch::Error);
+    ASSERT_TRUE(report.ok()) << report.status() << "\n" << text;
+    EXPECT_FALSE(report->modelMatches);
+    auto mainOf = [](mlir::ModuleOp module) -> std::string {
+      auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+      return main ? print(main) : "no @main in:\n" + print(module);
+    };
+    EXPECT_EQ(mainOf(*changed), mainOf(*variant)) << text;
+  }
+  EXPECT_GT(accepted, 3 * rejected) << "operators fail too often";
+}
+
+INSTANTIATE_TEST_SUITE_P(Workloads, ReplayTest,
+                         ::testing::Values(
+                             "testdata/digits_mlp_train/model.mlir",
+                             "testdata/digits_mlp_predict/model.mlir"));
+
+constexpr const char kSmall[] = R"mlir(
+func.func @main(%a: f32, %b: f32) -> f32 {
+  %0 = arith.mulf %a, %b : f32
+  %1 = arith.addf %0, %a : f32
+  %2 = arith.mulf %1, %1 : f32
+  return %2 : f32
+}
+)mlir";
+
+class AnchorTest : public ::testing::Test {
+protected:
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
+    auto module = parseModule(*context, text, "small.mlir");
+    EXPECT_TRUE(module.ok()) << module.status();
+    return module.ok() ? std::move(*module) : nullptr;
+  }
+  /// A patch deleting the second mulf (its use, the return, takes %0).
+  Patch deleteSecondMulf() {
+    mlir::OwningOpRef<mlir::ModuleOp> module = parse(kSmall);
+    AddressIndex index(*module);
+    Patch patch;
+    patch.model = modelFingerprint(*module);
+    mlir::Operation *mulf = nullptr, *first = nullptr, *ret = nullptr;
+    for (mlir::Operation *op : index.ops()) {
+      std::string name = op->getName().getStringRef().str();
+      if (name == "arith.mulf")
+        (first ? mulf : first) = op;
+      if (name == "func.return")
+        ret = op;
+    }
+    Edit edit;
+    edit.kind = EditKind::Delete;
+    edit.target = *index.refOf(mulf);
+    Rewire rewire;
+    rewire.user = *index.refOf(ret);
+    rewire.value = *index.refOf(first->getResult(0));
+    edit.rewires.push_back(rewire);
+    patch.addEdit(edit);
+    return patch;
+  }
+};
+
+TEST_F(AnchorTest, ReanchorsAfterAnInsertionWithFuzz) {
+  Patch patch = deleteSecondMulf();
+  EXPECT_EQ(toString(patch.edits()[0].target).substr(0, 18),
+            "@main/arith.mulf#1");
+  // Another mulf (different operands, so another fingerprint) comes first.
+  std::string shifted = kSmall;
+  shifted.replace(shifted.find("  %0 ="), 0,
+                  "  %x = arith.mulf %b, %b : f32\n");
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(shifted);
+  absl::StatusOr<ApplyReport> report =
+      applyPatch(*module, patch, "p.gevo", OnMismatch::Error);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->edits.size(), 1u);
+  EXPECT_EQ(report->edits[0].fate, EditResult::Fate::Reanchored);
+  EXPECT_EQ(report->edits[0].fuzz, 1);
+  EXPECT_THAT(print(*module), HasSubstr("return %1 : f32"));
+  EXPECT_THAT(report->summary("p.gevo"), HasSubstr("1 re-anchored"));
+}
+
+TEST_F(AnchorTest, GoneAnchorIsAnErrorNamingTheEdit) {
+  Patch patch = deleteSecondMulf();
+  std::string changed = kSmall;
+  changed.replace(changed.find("%2 = arith.mulf %1, %1"), 22,
+                  "%2 = arith.mulf %a, %1");
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(changed);
+  std::string before = print(*module);
+  absl::StatusOr<ApplyReport> report =
+      applyPatch(*module, patch, "p.gevo", OnMismatch::Error);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(std::string(report.status().message()),
+              HasSubstr("edit 1 (delete @main/arith.mulf#1~"));
+  EXPECT_THAT(std::string(report.status().message()),
+              HasSubstr("the anchor is gone or changed"));
+  // With skip, the edit is reported and the module left as it was.
+  module = parse(changed);
+  report = applyPatch(*module, patch, "p.gevo", OnMismatch::Skip);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->edits[0].fate, EditResult::Fate::Skipped);
+  EXPECT_EQ(print(*module), before);
+}
+
+TEST_F(AnchorTest, TwoEquallyNearCandidatesAreAmbiguous) {
+  Patch patch = deleteSecondMulf();
+  // The recorded op (mulf #1: %1 * %1) is gone from ordinal 1, and two copies
+  // of it sit at ordinals 0 and 2.
+  constexpr const char kTwins[] = R"mlir(
+func.func @main(%a: f32, %b: f32) -> f32 {
+  %1 = arith.addf %a, %a : f32
+  %x = arith.mulf %1, %1 : f32
+  %0 = arith.mulf %a, %b : f32
+  %y = arith.mulf %1, %1 : f32
+  return %y : f32
+}
+)mlir";
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(kTwins);
+  absl::StatusOr<ApplyReport> report =
+      applyPatch(*module, patch, "p.gevo", OnMismatch::Error);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(std::string(report.status().message()), HasSubstr("ambiguous"));
+}
+
+} // namespace
+} // namespace gevo
