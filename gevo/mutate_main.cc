@@ -54,6 +54,12 @@ llvm::cl::opt<std::string> ops(
                    "'arith.,linalg.matmul' (default: all)"),
     llvm::cl::cat(category));
 
+llvm::cl::opt<bool> list(
+    "list",
+    llvm::cl::desc("Print the address of every addressable op (and the op) "
+                   "instead of mutating"),
+    llvm::cl::cat(category));
+
 int fail(const std::string &message) {
   llvm::errs() << (message.find("error:") == std::string::npos ? "error: " : "")
                << message << "\n";
@@ -82,6 +88,18 @@ int main(int argc, char **argv) {
   auto module = gevo::loadModule(*context, gevo::resolveUserPath(inputPath));
   if (!module.ok())
     return fail(std::string(module.status().message()));
+  if (list) {
+    gevo::AddressIndex index(**module);
+    llvm::outs() << "model " << gevo::modelFingerprint(**module) << "\n";
+    for (mlir::Operation *op : index.ops()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      op->print(os, mlir::OpPrintingFlags().skipRegions());
+      llvm::outs() << gevo::toString(*index.refOf(op)) << "  "
+                   << llvm::StringRef(text).split('\n').first.trim() << "\n";
+    }
+    return 0;
+  }
   gevo::Patch patch;
   patch.model = gevo::modelFingerprint(**module);
   patch.metadata.push_back({"seed", std::to_string(seed)});
