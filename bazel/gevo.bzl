@@ -12,7 +12,10 @@ model's MLIR. These rules let a build use it:
     `gevo_patch` output) ahead of time with LLVM/MLIR 22's `mlir-opt`,
     `mlir-translate` and `llc` to an object file, and wraps it in a
     `cc_library` so that a C++ target can link the model and call its entry
-    through MLIR's C interface, `_mlir_ciface_<entry>`.
+    through MLIR's C interface, `_mlir_ciface_<entry>`. Only the
+    `_mlir_ciface_*` functions stay global in the object: the module's own
+    functions (an entry called `main`, helpers) become local symbols, so they
+    cannot clash with the program's `main` or other code.
 
 Usage:
 
@@ -117,7 +120,7 @@ def _gevo_lowered_object_impl(ctx):
     name = ctx.label.name
     llvm_dialect = ctx.actions.declare_file(name + ".llvm.mlir")
     llvm_ir = ctx.actions.declare_file(name + ".ll")
-    obj = ctx.actions.declare_file(ctx.attr.out)
+    obj = ctx.outputs.out
 
     pipeline = ctx.attr.pipeline
     if not pipeline.startswith("builtin.module("):
@@ -145,22 +148,34 @@ def _gevo_lowered_object_impl(ctx):
         progress_message = "Translating %s to LLVM IR" % src.short_path,
     )
 
-    # llc, after checking that the entry's C interface is there: a missing
-    # entry would otherwise only show up as an undefined symbol at link time.
+    # llc, after checking that the entry's C interface is there (a missing
+    # entry would otherwise only show up as an undefined symbol at link time).
+    # Then every symbol the object defines except the C interface functions
+    # becomes local: the entry itself is often called `main`, and a global
+    # `main` (or any other helper's name) in a library would take the place of
+    # the program's own.
     symbol = "_mlir_ciface_" + ctx.attr.entry
     ctx.actions.run_shell(
         command = """
+set -e
 if ! grep -q '^define [^@]*@{symbol}(' "$2"; then
-  echo "$1: error: no C interface '{symbol}' after lowering: is there a" \
-       "func.func @{entry}, and does the pipeline run" \
+  echo "$1: error: no C interface '{symbol}' after lowering: is there a" \\
+       "func.func @{entry}, and does the pipeline run" \\
        "llvm-request-c-wrappers?" >&2
   exit 1
 fi
-exec "$3" -O2 -filetype=obj -relocation-model=pic "$2" -o "$4"
+"$3" -O2 -filetype=obj -relocation-model=pic "$2" -o "$5"
+"$4" --wildcard --keep-global-symbol='_mlir_ciface_*' "$5"
 """.format(symbol = symbol, entry = ctx.attr.entry),
-        arguments = [src.short_path, llvm_ir.path, ctx.file._llc.path, obj.path],
+        arguments = [
+            src.short_path,
+            llvm_ir.path,
+            ctx.file._llc.path,
+            ctx.file._llvm_objcopy.path,
+            obj.path,
+        ],
         inputs = [llvm_ir],
-        tools = [ctx.file._llc],
+        tools = [ctx.file._llc, ctx.file._llvm_objcopy],
         outputs = [obj],
         mnemonic = "GevoLlc",
         progress_message = "Compiling %s to %s" % (src.short_path, obj.short_path),
@@ -170,12 +185,13 @@ exec "$3" -O2 -filetype=obj -relocation-model=pic "$2" -o "$4"
 _gevo_lowered_object = rule(
     implementation = _gevo_lowered_object_impl,
     doc = "Lowers an MLIR module to an object file (mlir-opt, " +
-          "mlir-translate --mlir-to-llvmir, llc -O2).",
+          "mlir-translate --mlir-to-llvmir, llc -O2) whose only global " +
+          "definitions are the _mlir_ciface_* functions.",
     attrs = {
         "src": attr.label(allow_single_file = [".mlir"], mandatory = True),
         "entry": attr.string(mandatory = True),
         "pipeline": attr.string(mandatory = True),
-        "out": attr.string(mandatory = True),
+        "out": attr.output(mandatory = True),
         "_mlir_opt": attr.label(
             default = Label("@llvm//:mlir-opt"),
             allow_single_file = True,
@@ -188,6 +204,11 @@ _gevo_lowered_object = rule(
         ),
         "_llc": attr.label(
             default = Label("@llvm//:llc"),
+            allow_single_file = True,
+            cfg = "exec",
+        ),
+        "_llvm_objcopy": attr.label(
+            default = Label("@llvm//:llvm-objcopy"),
             allow_single_file = True,
             cfg = "exec",
         ),
@@ -209,11 +230,30 @@ extern "C" {{
 #endif // {guard}
 """
 
-def _header_guard(package, name):
+def _gevo_header_impl(ctx):
     guard = ""
-    for c in (package + "_" + name + "_H").elems():
+    out = ctx.outputs.out
+    for c in (ctx.label.package + "_" + out.basename).elems():
         guard += c.upper() if c.isalnum() else "_"
-    return guard
+    ctx.actions.write(out, _HEADER_TEMPLATE.format(
+        label = "//%s:%s" % (ctx.label.package, ctx.attr.library),
+        src = ctx.attr.src,
+        guard = guard,
+        decl = ctx.attr.decl,
+    ))
+    return [DefaultInfo(files = depset([out]))]
+
+_gevo_header = rule(
+    implementation = _gevo_header_impl,
+    doc = "Writes the header of a gevo_model_library: the declarations " +
+          "given, inside extern \"C\", after CRunnerUtils.h.",
+    attrs = {
+        "src": attr.string(mandatory = True),
+        "library": attr.string(mandatory = True),
+        "decl": attr.string(mandatory = True),
+        "out": attr.output(mandatory = True),
+    },
+)
 
 def gevo_model_library(
         name,
@@ -225,10 +265,12 @@ def gevo_model_library(
     """Lowers an MLIR module ahead of time and exposes it as a cc_library.
 
     Targets:
-      <name>_lowered: the object file <name>.o (intermediates <name>_lowered
-        .llvm.mlir and .ll are kept in bazel-bin for inspection).
+      <name>_lowered: the object file <name>.o; the intermediates,
+        <name>_lowered.llvm.mlir and <name>_lowered.ll, stay in bazel-bin for
+        inspection.
       <name>_header: <name>.h, only when header_decl is given.
-      <name>: a cc_library with <name>.o (and <name>.h), depending on
+      <name>: a cc_library with <name>.o (and <name>.h; only _mlir_ciface_*
+        are global symbols in <name>.o), depending on
         @llvm//:mlir_c_runner_utils (CRunnerUtils.h for StridedMemRefType;
         links libmlir_c_runner_utils.so with an rpath, since lowered code may
         call memrefCopy and friends).
@@ -247,7 +289,8 @@ def gevo_model_library(
         StridedMemRefType<float, 1> *x);". The argument and result types
         follow from the module's entry signature, which a Starlark macro cannot
         read; omit it to declare the function yourself.
-      **kwargs: passed to every target (visibility, testonly, tags, ...).
+      **kwargs: attributes common to all rules (visibility, testonly, tags,
+        ...), passed to every target.
     """
     _gevo_lowered_object(
         name = name + "_lowered",
@@ -259,17 +302,12 @@ def gevo_model_library(
     )
     hdrs = []
     if header_decl != None:
-        native.genrule(
+        _gevo_header(
             name = name + "_header",
-            outs = [name + ".h"],
-            cmd = "cat > $@ <<'GEVO_HEADER_EOF'\n%sGEVO_HEADER_EOF" % (
-                _HEADER_TEMPLATE.format(
-                    label = "//%s:%s" % (native.package_name(), name),
-                    src = src,
-                    guard = _header_guard(native.package_name(), name),
-                    decl = header_decl,
-                )
-            ),
+            src = src,
+            library = name,
+            decl = header_decl,
+            out = name + ".h",
             **kwargs
         )
         hdrs = [name + ".h"]
