@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
+#include "absl/status/status.h"
 #include "gevo/eval/evaluator.h"
 #include "gevo/eval/workload.h"
+#include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,14 +66,6 @@ llvm::cl::opt<bool> json("json",
 const char *const kDefaultWorkloads[] = {"testdata/digits_mlp_train",
                                          "testdata/digits_mlp_predict"};
 
-/// One line on stderr; locations already say "error:", others get it here.
-void report(const std::string &message) {
-  if (absl::StrContains(message, ": error: "))
-    llvm::errs() << message << "\n";
-  else
-    llvm::errs() << "error: " << message << "\n";
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -84,8 +77,7 @@ int main(int argc, char **argv) {
           &llvm::errs()))
     return 2;
   if (optLevel < 0 || optLevel > 3) {
-    report("--opt-level must be 0, 1, 2 or 3");
-    return 2;
+    return gevo::reportBadInput("--opt-level must be 0, 1, 2 or 3");
   }
   std::vector<std::string> paths;
   for (const std::string &path : workloads)
@@ -103,14 +95,13 @@ int main(int argc, char **argv) {
   for (const std::string &path : paths) {
     absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(path);
     if (!spec.ok()) {
-      report(std::string(spec.status().message()));
-      return 2;
+      return gevo::reportBadInput(std::string(spec.status().message()));
     }
     absl::StatusOr<gevo::EvaluationReport> result =
         gevo::evaluateWorkload(*spec, options);
     if (!result.ok()) {
-      report(std::string(result.status().message()));
-      return absl::IsInternal(result.status()) ? 1 : 2;
+      int code = gevo::reportBadInput(std::string(result.status().message()));
+      return absl::IsInternal(result.status()) ? 1 : code;
     }
     if (json)
       llvm::outs() << gevo::toJson(*result) << "\n";

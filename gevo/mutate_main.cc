@@ -16,6 +16,7 @@
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
+#include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -60,11 +61,6 @@ llvm::cl::opt<bool> list(
                    "instead of mutating"),
     llvm::cl::cat(category));
 
-int fail(const std::string &message) {
-  llvm::errs() << (message.find("error:") == std::string::npos ? "error: " : "")
-               << message << "\n";
-  return 2;
-}
 
 } // namespace
 
@@ -78,7 +74,7 @@ int main(int argc, char **argv) {
   absl::StatusOr<std::vector<gevo::EditKind>> kinds =
       gevo::parseEditKinds(operators);
   if (!kinds.ok())
-    return fail("--operators: " + std::string(kinds.status().message()));
+    return gevo::reportBadInput("--operators: " + std::string(kinds.status().message()));
   options.kinds = *kinds;
   for (absl::string_view f : absl::StrSplit(functions, ',', absl::SkipEmpty()))
     options.functions.emplace_back(f);
@@ -87,7 +83,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
   auto module = gevo::loadModule(*context, gevo::resolveUserPath(inputPath));
   if (!module.ok())
-    return fail(std::string(module.status().message()));
+    return gevo::reportBadInput(std::string(module.status().message()));
   if (list) {
     gevo::AddressIndex index(**module);
     llvm::outs() << "model " << gevo::modelFingerprint(**module) << "\n";
@@ -107,9 +103,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < edits; ++i) {
     absl::StatusOr<gevo::Edit> edit = gevo::proposeAnyEdit(**module, options, rng);
     if (!edit.ok())
-      return fail(std::string(edit.status().message()));
+      return gevo::reportBadInput(std::string(edit.status().message()));
     if (absl::Status status = gevo::applyEdit(**module, *edit); !status.ok())
-      return fail(std::string(status.message()));
+      return gevo::reportBadInput(std::string(status.message()));
     patch.addEdit(*edit);
   }
   std::string text = gevo::printPatch(patch);
@@ -119,5 +115,5 @@ int main(int argc, char **argv) {
   }
   std::ofstream out(gevo::resolveUserPath(outputPath));
   out << text;
-  return out ? 0 : fail(outputPath + ": cannot write");
+  return out ? 0 : gevo::reportBadInput(outputPath + ": cannot write");
 }

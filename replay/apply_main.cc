@@ -8,8 +8,8 @@
 
 #include <fstream>
 
-#include "absl/strings/match.h"
 #include "gevo/ir/mlir_support.h"
+#include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -45,13 +45,6 @@ llvm::cl::opt<bool> quiet("quiet",
                           llvm::cl::desc("Print the summary only on failure"),
                           llvm::cl::cat(category));
 
-int fail(const std::string &message) {
-  if (absl::StrContains(message, "error:"))
-    llvm::errs() << message << "\n";
-  else
-    llvm::errs() << "error: " << message << "\n";
-  return 2;
-}
 
 } // namespace
 
@@ -63,20 +56,20 @@ int main(int argc, char **argv) {
           &llvm::errs()))
     return 2;
   if (onMismatch != "error" && onMismatch != "skip")
-    return fail("--on-mismatch must be 'error' or 'skip'");
+    return gevo::reportBadInput("--on-mismatch must be 'error' or 'skip'");
   std::string patchFile = gevo::resolveUserPath(patchPath);
   absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(patchFile);
   if (!patch.ok())
-    return fail(std::string(patch.status().message()));
+    return gevo::reportBadInput(std::string(patch.status().message()));
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
   auto module = gevo::loadModule(*context, gevo::resolveUserPath(inputPath));
   if (!module.ok())
-    return fail(std::string(module.status().message()));
+    return gevo::reportBadInput(std::string(module.status().message()));
   absl::StatusOr<gevo::ApplyReport> report = gevo::applyPatch(
       **module, *patch, patchPath,
       onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error);
   if (!report.ok())
-    return fail(std::string(report.status().message()));
+    return gevo::reportBadInput(std::string(report.status().message()));
   std::string text;
   llvm::raw_string_ostream os(text);
   (*module)->print(os);
@@ -87,7 +80,7 @@ int main(int argc, char **argv) {
     std::ofstream out(path, std::ios::binary);
     out << text;
     if (!out)
-      return fail(path + ": cannot write");
+      return gevo::reportBadInput(path + ": cannot write");
   }
   if (!quiet)
     llvm::errs() << report->summary(patchPath);

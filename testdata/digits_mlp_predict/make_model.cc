@@ -21,6 +21,7 @@
 #include "gevo/eval/evaluator.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/workload.h"
+#include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -49,10 +50,6 @@ std::string hexConstant(const gevo::HostTensor &tensor) {
   return text;
 }
 
-int fail(const std::string &message) {
-  std::fprintf(stderr, "error: %s\n", message.c_str());
-  return 2;
-}
 
 } // namespace
 
@@ -65,20 +62,20 @@ int main(int argc, char **argv) {
   absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(
       gevo::findRunfile("testdata/digits_mlp_predict/train_weights.json"));
   if (!spec.ok())
-    return fail(std::string(spec.status().message()));
+    return gevo::reportBadInput(std::string(spec.status().message()));
   absl::StatusOr<gevo::DatasetSplit> data = gevo::loadWorkloadData(*spec);
   if (!data.ok())
-    return fail(std::string(data.status().message()));
+    return gevo::reportBadInput(std::string(data.status().message()));
   std::fprintf(stderr, "training %s (this takes a few seconds)...\n",
                spec->modulePath.c_str());
   absl::StatusOr<std::vector<gevo::HostTensor>> results =
       gevo::runWorkloadResults(*spec, *data, gevo::SplitRole::Validation, {});
   if (!results.ok())
-    return fail(std::string(results.status().message()));
+    return gevo::reportBadInput(std::string(results.status().message()));
   absl::StatusOr<gevo::ClassificationScore> score = gevo::scoreLogits(
       (*results)[0], data->validation.labels, data->validation.numClasses);
   if (!score.ok())
-    return fail(std::string(score.status().message()));
+    return gevo::reportBadInput(std::string(score.status().message()));
   std::fprintf(stderr, "trained: validation accuracy %.4f\n", score->accuracy());
 
   const std::vector<gevo::HostTensor> &w = *results;
@@ -158,13 +155,13 @@ func.func @main(%%x: tensor<360x64xf32>) -> tensor<360x10xf32> {
   if (output.empty()) {
     const char *workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
     if (!workspace)
-      return fail("--output is required outside `bazel run`");
+      return gevo::reportBadInput("--output is required outside `bazel run`");
     path = std::string(workspace) + "/testdata/digits_mlp_predict/model.mlir";
   }
   std::ofstream out(path);
   out << text;
   if (!out)
-    return fail(path + ": cannot write");
+    return gevo::reportBadInput(path + ": cannot write");
   std::fprintf(stderr, "wrote %s\n", path.c_str());
   return 0;
 }
