@@ -179,21 +179,13 @@ public:
     Edit edit;
     size_t start = (skipSpaces(), pos);
     std::string kind = word();
-    static const EditKind kinds[] = {
-        EditKind::Delete,  EditKind::Copy,    EditKind::Move,
-        EditKind::Swap,    EditKind::Replace, EditKind::Operand,
-        EditKind::Constant};
-    bool known = false;
-    for (EditKind candidate : kinds)
-      if (kind == toString(candidate)) {
-        edit.kind = candidate;
-        known = true;
-      }
+    std::optional<EditKind> known = parseEditKind(kind);
     if (!known) {
       pos = start;
       return error("an edit (delete, copy, move, swap, replace, operand, "
                    "constant)");
     }
+    edit.kind = *known;
     GEVO_ASSIGN_OR_RETURN(edit.target, opRef());
     switch (edit.kind) {
     case EditKind::Copy:

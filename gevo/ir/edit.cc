@@ -27,6 +27,13 @@ const char *toString(EditKind kind) {
   return "?";
 }
 
+std::optional<EditKind> parseEditKind(std::string_view name) {
+  for (EditKind kind : kAllEditKinds)
+    if (name == toString(kind))
+      return kind;
+  return std::nullopt;
+}
+
 bool hasAnchor(EditKind kind) {
   return kind == EditKind::Copy || kind == EditKind::Move ||
          kind == EditKind::Swap || kind == EditKind::Replace;

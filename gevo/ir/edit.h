@@ -14,7 +14,9 @@
 #define GEVO_IR_EDIT_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gevo {
@@ -99,7 +101,14 @@ struct Edit {
   }
 };
 
+/// Every kind, in the order the patch format documents them.
+inline constexpr EditKind kAllEditKinds[] = {
+    EditKind::Delete,  EditKind::Copy,    EditKind::Move,    EditKind::Swap,
+    EditKind::Replace, EditKind::Operand, EditKind::Constant};
+
 const char *toString(EditKind kind);
+/// The kind named `name` ("delete", ...), if any.
+std::optional<EditKind> parseEditKind(std::string_view name);
 /// "@main/arith.mulf#3~1a2b3c4d"
 std::string toString(const OpRef &ref);
 std::string toString(const ValueRef &ref);

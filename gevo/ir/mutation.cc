@@ -440,18 +440,13 @@ absl::StatusOr<Edit> propose(mlir::ModuleOp module, EditKind kind,
 absl::StatusOr<std::vector<EditKind>> parseEditKinds(const std::string &list) {
   std::vector<EditKind> kinds;
   for (absl::string_view word : absl::StrSplit(list, ',', absl::SkipEmpty())) {
-    bool found = false;
-    for (EditKind kind :
-         {EditKind::Delete, EditKind::Copy, EditKind::Move, EditKind::Swap,
-          EditKind::Replace, EditKind::Operand, EditKind::Constant})
-      if (word == toString(kind)) {
-        kinds.push_back(kind);
-        found = true;
-      }
-    if (!found)
+    std::optional<EditKind> kind =
+        parseEditKind(std::string_view(word.data(), word.size()));
+    if (!kind)
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown operator '", word,
           "' (expected delete, copy, move, swap, replace, operand, constant)"));
+    kinds.push_back(*kind);
   }
   if (kinds.empty())
     return absl::InvalidArgumentError("no operator named");

@@ -25,10 +25,8 @@ namespace gevo {
 
 struct MutationOptions {
   /// Operators to draw from.
-  std::vector<EditKind> kinds = {EditKind::Delete,  EditKind::Copy,
-                                 EditKind::Move,    EditKind::Swap,
-                                 EditKind::Replace, EditKind::Operand,
-                                 EditKind::Constant};
+  std::vector<EditKind> kinds = {std::begin(kAllEditKinds),
+                                 std::end(kAllEditKinds)};
   /// Only ops in these functions (empty: all).
   std::vector<std::string> functions;
   /// Only ops whose name starts with one of these ("arith.", "linalg.matmul";
