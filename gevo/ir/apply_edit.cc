@@ -24,6 +24,24 @@ struct ResolvedRewire {
 
 } // namespace
 
+absl::Status reorderOps(EditKind kind, mlir::Operation *target,
+                        mlir::Operation *anchor) {
+  if (kind == EditKind::Move) {
+    target->moveBefore(anchor);
+  } else if (target->getNextNode() == anchor) {
+    anchor->moveBefore(target);
+  } else if (anchor->getNextNode() == target) {
+    target->moveBefore(anchor);
+  } else {
+    mlir::Operation *afterTarget = target->getNextNode();
+    if (!afterTarget)
+      return absl::InvalidArgumentError("cannot swap a block terminator");
+    target->moveBefore(anchor);
+    anchor->moveBefore(afterTarget);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome) {
   EditOutcome local;
@@ -75,22 +93,9 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
     target->getBlock()->getOperations().insert(target->getIterator(), created);
     break;
   case EditKind::Move:
-    target->moveBefore(anchor);
+  case EditKind::Swap:
+    GEVO_RETURN_IF_ERROR(reorderOps(edit.kind, target, anchor));
     break;
-  case EditKind::Swap: {
-    if (target->getNextNode() == anchor) {
-      anchor->moveBefore(target);
-    } else if (anchor->getNextNode() == target) {
-      target->moveBefore(anchor);
-    } else {
-      mlir::Operation *afterTarget = target->getNextNode();
-      if (!afterTarget)
-        return absl::InvalidArgumentError("cannot swap a block terminator");
-      target->moveBefore(anchor);
-      anchor->moveBefore(afterTarget);
-    }
-    break;
-  }
   case EditKind::Constant: {
     auto constant = llvm::dyn_cast<mlir::arith::ConstantOp>(target);
     if (!constant)
@@ -111,9 +116,9 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
   for (const ResolvedRewire &resolved : rewires) {
     const Rewire &rewire = *resolved.rewire;
     mlir::Operation *user = rewire.userIsNew ? created : resolved.user;
-    std::string where = absl::StrCat(
-        rewire.userIsNew ? "new" : toString(rewire.user), "[", rewire.operand,
-        "]");
+    std::string where =
+        absl::StrCat(rewire.userIsNew ? "new" : toString(rewire.user), "[",
+                     rewire.operand, "]");
     if (rewire.operand >= static_cast<int>(user->getNumOperands()))
       return absl::InvalidArgumentError(absl::StrCat(
           where, ": the op has only ", user->getNumOperands(), " operands"));
@@ -121,9 +126,10 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
     mlir::OpBuilder builder(user);
     mlir::Value value = resolved.value;
     if (rewire.value.kind == ValueRef::Kind::NewResult) {
-      if (!created || rewire.value.index >= static_cast<int>(created->getNumResults()))
-        return absl::InvalidArgumentError(
-            absl::StrCat(where, ": the new op has no result ", rewire.value.index));
+      if (!created ||
+          rewire.value.index >= static_cast<int>(created->getNumResults()))
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, ": the new op has no result ", rewire.value.index));
       value = created->getResult(rewire.value.index);
     } else if (rewire.value.kind == ValueRef::Kind::Constant) {
       value = buildConstant(builder, user->getLoc(), operandType,
@@ -147,20 +153,20 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
 
   if (edit.kind == EditKind::Delete || edit.kind == EditKind::Replace) {
     if (!target->use_empty())
-      return absl::FailedPreconditionError(absl::StrCat(
-          toString(edit.target),
-          ": results still used after the edit's rewires"));
+      return absl::FailedPreconditionError(
+          absl::StrCat(toString(edit.target),
+                       ": results still used after the edit's rewires"));
     target->erase();
   }
 
   // Verify, collecting the first diagnostic for the message.
   std::string diagnostic;
-  mlir::ScopedDiagnosticHandler handler(
-      module.getContext(), [&](mlir::Diagnostic &diag) {
-        if (diagnostic.empty())
-          diagnostic = diag.str();
-        return mlir::success();
-      });
+  mlir::ScopedDiagnosticHandler handler(module.getContext(),
+                                        [&](mlir::Diagnostic &diag) {
+                                          if (diagnostic.empty())
+                                            diagnostic = diag.str();
+                                          return mlir::success();
+                                        });
   if (mlir::failed(mlir::verify(module)))
     return absl::FailedPreconditionError(
         absl::StrCat("the edited module does not verify: ", diagnostic));

@@ -13,6 +13,7 @@
 
 namespace mlir {
 class ModuleOp;
+class Operation;
 } // namespace mlir
 
 namespace gevo {
@@ -28,6 +29,12 @@ struct EditOutcome {
 /// recorded one, or IR that no longer verifies.
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome = nullptr);
+
+/// The structural part of a Move (put `target` before `anchor`) or a Swap
+/// (exchange the two ops); no operand is touched. Errors for a swap that
+/// would move a block terminator.
+absl::Status reorderOps(EditKind kind, mlir::Operation *target,
+                        mlir::Operation *anchor);
 
 } // namespace gevo
 

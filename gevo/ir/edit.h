@@ -37,11 +37,11 @@ struct OpRef {
 /// A value an edit wires into an operand.
 struct ValueRef {
   enum class Kind {
-    Result,       // result `index` of op `op`
-    FunctionArg,  // argument `index` of `function`
-    RegionArg,    // argument `index` of the entry block of `op`'s first region
-    NewResult,    // result `index` of the op this edit created
-    Constant,     // a constant materialised where it is used
+    Result,      // result `index` of op `op`
+    FunctionArg, // argument `index` of `function`
+    RegionArg,   // argument `index` of the entry block of `op`'s first region
+    NewResult,   // result `index` of the op this edit created
+    Constant,    // a constant materialised where it is used
   };
   Kind kind = Kind::Result;
   OpRef op;
@@ -90,7 +90,8 @@ enum class EditKind {
 struct Edit {
   EditKind kind = EditKind::Operand;
   OpRef target;
-  OpRef anchor; // Copy/Move: insert before; Swap: the other op; Replace: source.
+  OpRef
+      anchor; // Copy/Move: insert before; Swap: the other op; Replace: source.
   std::string literal; // Constant: the new scalar value.
   std::vector<Rewire> rewires;
 

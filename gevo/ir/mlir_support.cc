@@ -77,8 +77,8 @@ std::string formatLocation(mlir::Location location) {
 
 DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext &context)
     : context(context) {
-  handlerId = context.getDiagEngine().registerHandler(
-      [this](mlir::Diagnostic &diag) {
+  handlerId =
+      context.getDiagEngine().registerHandler([this](mlir::Diagnostic &diag) {
         // One line per diagnostic: its notes follow in parentheses.
         if (!collected.empty())
           collected += "\n";

@@ -1,4 +1,5 @@
-//===- mlir_support.h - MLIR contexts, module parsing, diagnostics as Status ==//
+//===- mlir_support.h - MLIR contexts, module parsing, diagnostics as Status
+//==//
 //
 // The one place that knows which dialects and passes gevo-ml registers, and
 // how MLIR diagnostics become `absl::Status` messages of the form

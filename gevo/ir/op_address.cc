@@ -150,10 +150,10 @@ AddressIndex::resolve(const OpRef &ref) const {
         " has fingerprint ", absl::StrFormat("%08x", ref.fingerprint), " (",
         ops.size(), " ", ref.opName, " ops; the anchor is gone or changed)"));
   if (tie)
-    return absl::FailedPreconditionError(absl::StrCat(
-        toString(ref), ": ambiguous: two ", ref.opName,
-        " ops with this fingerprint are ", bestDistance,
-        " positions from ordinal ", ref.ordinal));
+    return absl::FailedPreconditionError(
+        absl::StrCat(toString(ref), ": ambiguous: two ", ref.opName,
+                     " ops with this fingerprint are ", bestDistance,
+                     " positions from ordinal ", ref.ordinal));
   return Resolved{ops[best], bestDistance};
 }
 
@@ -166,10 +166,9 @@ absl::StatusOr<mlir::Value> AddressIndex::resolve(const ValueRef &ref,
       return absl::NotFoundError(absl::StrCat(
           toString(ref), ": the module has no func.func @", ref.function));
     if (ref.index >= static_cast<int>(func.getNumArguments()))
-      return absl::NotFoundError(absl::StrCat(toString(ref), ": @",
-                                              ref.function, " has only ",
-                                              func.getNumArguments(),
-                                              " arguments"));
+      return absl::NotFoundError(
+          absl::StrCat(toString(ref), ": @", ref.function, " has only ",
+                       func.getNumArguments(), " arguments"));
     return func.getArgument(ref.index);
   }
   case ValueRef::Kind::Result:
@@ -188,8 +187,8 @@ absl::StatusOr<mlir::Value> AddressIndex::resolve(const ValueRef &ref,
     if (op->op->getNumRegions() == 0 || op->op->getRegion(0).empty() ||
         ref.index >=
             static_cast<int>(op->op->getRegion(0).front().getNumArguments()))
-      return absl::NotFoundError(absl::StrCat(
-          toString(ref), ": the op has no such region argument"));
+      return absl::NotFoundError(
+          absl::StrCat(toString(ref), ": the op has no such region argument"));
     return op->op->getRegion(0).front().getArgument(ref.index);
   }
   default:

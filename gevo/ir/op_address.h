@@ -4,7 +4,8 @@
 // that was never tagged: an op is `@func/op.name#ordinal~fingerprint`, where
 // the ordinal counts ops of that name in the function in pre-order and the
 // fingerprint hashes the op's name, result types, attributes and where its
-// operands come from (producer op name and result number, or argument number). SSA names, comments and formatting do not enter.
+// operands come from (producer op name and result number, or argument number).
+// SSA names, comments and formatting do not enter.
 //
 // Addressable: every op nested in a func.func, except the ops inside the
 // implicit bodies of named linalg ops (linalg.matmul's body is not printed,

@@ -13,9 +13,7 @@
 namespace gevo {
 namespace {
 
-bool isScalar(mlir::Type type) {
-  return type.isIntOrIndexOrFloat();
-}
+bool isScalar(mlir::Type type) { return type.isIntOrIndexOrFloat(); }
 
 bool isStaticTensor(mlir::Type type) {
   auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
@@ -46,8 +44,8 @@ mlir::Value castElements(mlir::OpBuilder &b, mlir::Location loc,
   };
   // Index goes through i64 first.
   if (fromElement.isIndex()) {
-    value = mlir::arith::IndexCastOp::create(b, loc, withElement(b.getI64Type()),
-                                               value);
+    value = mlir::arith::IndexCastOp::create(
+        b, loc, withElement(b.getI64Type()), value);
     fromElement = b.getI64Type();
     if (fromElement == toElement)
       return value;
@@ -72,8 +70,8 @@ mlir::Value castElements(mlir::OpBuilder &b, mlir::Location loc,
     value = mlir::arith::TruncIOp::create(b, loc, type, value);
   }
   if (toElement.isIndex())
-    value = mlir::arith::IndexCastOp::create(b, loc, withElement(toElement),
-                                               value);
+    value =
+        mlir::arith::IndexCastOp::create(b, loc, withElement(toElement), value);
   return value;
 }
 
@@ -104,8 +102,8 @@ std::string tensorPlan(mlir::RankedTensorType from, mlir::RankedTensorType to,
       for (int64_t size : sizes)
         sizeAttrs.push_back(b->getIndexAttr(size));
       auto type = mlir::RankedTensorType::get(kept, element);
-      *value = mlir::tensor::ExtractSliceOp::create(*b, 
-          loc, type, *value, offsets, sizeAttrs, strides);
+      *value = mlir::tensor::ExtractSliceOp::create(
+          *b, loc, type, *value, offsets, sizeAttrs, strides);
     }
     shape = kept;
     rank = toRank;
@@ -129,16 +127,15 @@ std::string tensorPlan(mlir::RankedTensorType from, mlir::RankedTensorType to,
           strides(rank, b->getIndexAttr(1)), sizes;
       for (int64_t size : cropped)
         sizes.push_back(b->getIndexAttr(size));
-      *value = mlir::tensor::ExtractSliceOp::create(*b, 
-          loc, mlir::RankedTensorType::get(cropped, element), *value, offsets,
-          sizes, strides);
+      *value = mlir::tensor::ExtractSliceOp::create(
+          *b, loc, mlir::RankedTensorType::get(cropped, element), *value,
+          offsets, sizes, strides);
     }
   }
   if (pad) {
     steps.push_back(absl::StrCat("pad(", shapeText(trailing), ")"));
     if (b) {
-      llvm::SmallVector<mlir::OpFoldResult> low(rank, b->getIndexAttr(0)),
-          high;
+      llvm::SmallVector<mlir::OpFoldResult> low(rank, b->getIndexAttr(0)), high;
       for (int64_t i = 0; i < rank; ++i)
         high.push_back(b->getIndexAttr(trailing[i] - cropped[i]));
       mlir::Value zero = buildConstant(*b, loc, element, "0");
@@ -150,8 +147,8 @@ std::string tensorPlan(mlir::RankedTensorType from, mlir::RankedTensorType to,
   if (rank < toRank) {
     steps.push_back(absl::StrCat("bcast(", shapeText(to.getShape()), ")"));
     if (b) {
-      mlir::Value init = mlir::tensor::EmptyOp::create(*b, loc, to.getShape(),
-                                                          element);
+      mlir::Value init =
+          mlir::tensor::EmptyOp::create(*b, loc, to.getShape(), element);
       llvm::SmallVector<int64_t> dims;
       for (int64_t i = 0; i < toRank - rank; ++i)
         dims.push_back(i);
@@ -179,17 +176,18 @@ std::optional<std::string> planRepair(mlir::Type from, mlir::Type to) {
                       mlir::UnknownLoc::get(from.getContext()), nullptr);
   if (isScalar(from) && isStaticTensor(to)) {
     mlir::Type element = mlir::getElementTypeOrSelf(to);
-    return absl::StrCat(from == element ? ""
-                                        : absl::StrCat("cast(", printType(element), "),"),
-                        "splat");
+    return absl::StrCat(
+        from == element ? "" : absl::StrCat("cast(", printType(element), "),"),
+        "splat");
   }
   if (isStaticTensor(from) && isScalar(to)) {
     auto tensor = llvm::cast<mlir::RankedTensorType>(from);
     if (tensor.getNumElements() == 0)
       return std::nullopt;
-    return absl::StrCat("extract", tensor.getElementType() == to
-                                       ? ""
-                                       : absl::StrCat(",cast(", printType(to), ")"));
+    return absl::StrCat("extract",
+                        tensor.getElementType() == to
+                            ? ""
+                            : absl::StrCat(",cast(", printType(to), ")"));
   }
   return std::nullopt;
 }

@@ -16,8 +16,8 @@
 #include <optional>
 #include <string>
 
-#include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/Value.h"
 
 namespace gevo {

@@ -1,0 +1,98 @@
+//===- mutation_support.h - What every mutation operator needs ------------===//
+//
+// The framework under the operators: which ops the user's filters allow,
+// which values are visible (dominate) at an op, how a value is chosen for an
+// operand (same type, else a repairable one, else a constant), and how the
+// operands a structural change broke are rewired. It knows no operator; the
+// operators are declared at the end, one function each, and live in
+// rewire_operators.cc, clone_operators.cc and reorder_operators.cc.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_IR_MUTATION_SUPPORT_H
+#define GEVO_IR_MUTATION_SUPPORT_H
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gevo/ir/edit.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/ir/op_address.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
+namespace gevo {
+
+using Rng = std::mt19937_64;
+
+/// What an operator looks at: the module (left unchanged), its addresses, and
+/// the user's filters.
+struct MutationScope {
+  mlir::ModuleOp module;
+  const AddressIndex &index;
+  const MutationOptions &options;
+};
+
+template <typename T> const T &pick(const std::vector<T> &items, Rng &rng) {
+  return items[std::uniform_int_distribution<size_t>(0, items.size() - 1)(rng)];
+}
+
+inline bool chance(double p, Rng &rng) {
+  return std::uniform_real_distribution<double>(0, 1)(rng) < p;
+}
+
+inline bool excludeNothing(mlir::Value) { return false; }
+
+/// The error an operator returns when its random choices lead nowhere.
+absl::Status noCandidate(const char *what);
+
+/// Ops an operator may pick: addressable, allowed by the user's filters, and
+/// accepted by `keep`.
+std::vector<mlir::Operation *>
+candidates(const AddressIndex &index, const MutationOptions &options,
+           llvm::function_ref<bool(mlir::Operation *)> keep);
+
+/// Neither a terminator nor an op with regions.
+bool isMovable(mlir::Operation *op);
+
+/// The name of the function `op` is in.
+std::string functionOf(mlir::Operation *op);
+
+/// Values that dominate `at` and have an address, minus `excluded`.
+std::vector<mlir::Value>
+visibleValues(const AddressIndex &index, mlir::Operation *at,
+              llvm::function_ref<bool(mlir::Value)> excluded);
+
+/// Chooses a value for an operand of `type` other than `avoid`: the same type
+/// when possible, else one that repairs, else a constant. Fills the rewire's
+/// value and repair.
+absl::Status chooseValue(const AddressIndex &index,
+                         const std::vector<mlir::Value> &visible,
+                         mlir::Type type, mlir::Value avoid, Rng &rng,
+                         Rewire &rewire);
+
+/// Rewires every operand in `function` (of a clone already changed
+/// structurally) whose value no longer dominates its user. `workIndex` was
+/// built on the clone before the change, so it names ops as the original
+/// module does.
+absl::Status fixBrokenOperands(mlir::func::FuncOp function,
+                               const AddressIndex &workIndex, Rng &rng,
+                               Edit &edit);
+
+// The operators. Each fills `edit`, whose kind is already set.
+absl::Status proposeOperand(const MutationScope &scope, Rng &rng, Edit &edit);
+absl::Status proposeDelete(const MutationScope &scope, Rng &rng, Edit &edit);
+absl::Status proposeConstant(const MutationScope &scope, Rng &rng, Edit &edit);
+/// Copy and Replace.
+absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit);
+/// Move and Swap.
+absl::Status proposeReorder(const MutationScope &scope, Rng &rng, Edit &edit);
+
+} // namespace gevo
+
+#endif // GEVO_IR_MUTATION_SUPPORT_H
