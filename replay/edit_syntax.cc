@@ -1,0 +1,256 @@
+//===- edit_syntax.cc - The grammar of one patch line ---------------------===//
+
+#include "replay/edit_syntax.h"
+
+#include <cctype>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "gevo/support/status_macros.h"
+#include "replay/patch.h"
+
+namespace gevo {
+
+absl::Status LineParser::error(const std::string &expected) const {
+  return absl::InvalidArgumentError(absl::StrCat(where, ":", lineNo, ":",
+                                                 pos + 1, ": error: expected ",
+                                                 expected, atText()));
+}
+
+void LineParser::skipSpaces() {
+  while (pos < line.size() && line[pos] == ' ')
+    ++pos;
+}
+
+bool LineParser::atEnd() {
+  skipSpaces();
+  return pos >= line.size();
+}
+
+bool LineParser::consume(const std::string &token) {
+  skipSpaces();
+  if (line.compare(pos, token.size(), token) != 0)
+    return false;
+  pos += token.size();
+  return true;
+}
+
+absl::Status LineParser::expect(const std::string &token) {
+  return consume(token) ? absl::OkStatus()
+                        : error(absl::StrCat("'", token, "'"));
+}
+
+std::string LineParser::word() {
+  skipSpaces();
+  size_t start = pos;
+  while (pos < line.size() &&
+         (std::isalnum(static_cast<unsigned char>(line[pos])) ||
+          line[pos] == '_' || line[pos] == '.' || line[pos] == '$' ||
+          line[pos] == '-'))
+    ++pos;
+  return line.substr(start, pos - start);
+}
+
+absl::StatusOr<int> LineParser::integer() {
+  skipSpaces();
+  size_t start = pos;
+  while (pos < line.size() &&
+         std::isdigit(static_cast<unsigned char>(line[pos])))
+    ++pos;
+  int value = 0;
+  if (pos == start || pos - start > 9 ||
+      !absl::SimpleAtoi(line.substr(start, pos - start), &value)) {
+    pos = start;
+    return error("a non-negative integer");
+  }
+  return value;
+}
+
+absl::StatusOr<std::string> LineParser::literal() {
+  skipSpaces();
+  size_t start = pos;
+  while (pos < line.size() &&
+         (std::isalnum(static_cast<unsigned char>(line[pos])) ||
+          line[pos] == '.' || line[pos] == '-' || line[pos] == '+'))
+    ++pos;
+  std::string text = line.substr(start, pos - start);
+  double value;
+  if (text.empty() || !absl::SimpleAtod(text, &value)) {
+    pos = start;
+    return error("a number");
+  }
+  return text;
+}
+
+absl::StatusOr<OpRef> LineParser::opRef() {
+  OpRef ref;
+  GEVO_RETURN_IF_ERROR(expect("@"));
+  ref.function = word();
+  if (ref.function.empty())
+    return error("a function name after '@'");
+  GEVO_RETURN_IF_ERROR(expect("/"));
+  size_t nameStart = (skipSpaces(), pos);
+  ref.opName = word();
+  if (ref.opName.find('.') == std::string::npos) {
+    pos = nameStart;
+    return error("an op name such as arith.mulf");
+  }
+  GEVO_RETURN_IF_ERROR(expect("#"));
+  GEVO_ASSIGN_OR_RETURN(ref.ordinal, integer());
+  GEVO_RETURN_IF_ERROR(expect("~"));
+  size_t start = pos;
+  std::string hex = word();
+  if (hex.size() != 8 || !absl::SimpleHexAtoi(hex, &ref.fingerprint)) {
+    pos = start;
+    return error("an 8-digit hex fingerprint after '~'");
+  }
+  return ref;
+}
+
+absl::StatusOr<ValueRef> LineParser::valueRef() {
+  ValueRef value;
+  skipSpaces();
+  if (consume("const(")) {
+    value.kind = ValueRef::Kind::Constant;
+    GEVO_ASSIGN_OR_RETURN(value.literal, literal());
+    GEVO_RETURN_IF_ERROR(expect(")"));
+    return value;
+  }
+  if (consume("new:")) {
+    value.kind = ValueRef::Kind::NewResult;
+    GEVO_ASSIGN_OR_RETURN(value.index, integer());
+    return value;
+  }
+  // @func^k, or an op ref followed by :k or ^k.
+  size_t start = pos;
+  GEVO_RETURN_IF_ERROR(expect("@"));
+  std::string function = word();
+  if (consume("^")) {
+    value.kind = ValueRef::Kind::FunctionArg;
+    value.function = function;
+    GEVO_ASSIGN_OR_RETURN(value.index, integer());
+    return value;
+  }
+  pos = start;
+  GEVO_ASSIGN_OR_RETURN(value.op, opRef());
+  if (consume(":"))
+    value.kind = ValueRef::Kind::Result;
+  else if (consume("^"))
+    value.kind = ValueRef::Kind::RegionArg;
+  else
+    return error("':<result>' or '^<argument>' after the op");
+  GEVO_ASSIGN_OR_RETURN(value.index, integer());
+  return value;
+}
+
+absl::StatusOr<Rewire> LineParser::rewire() {
+  Rewire rewire;
+  skipSpaces();
+  if (consume("new")) {
+    rewire.userIsNew = true;
+  } else {
+    GEVO_ASSIGN_OR_RETURN(rewire.user, opRef());
+  }
+  GEVO_RETURN_IF_ERROR(expect("["));
+  GEVO_ASSIGN_OR_RETURN(rewire.operand, integer());
+  GEVO_RETURN_IF_ERROR(expect("]"));
+  GEVO_RETURN_IF_ERROR(expect("<-"));
+  GEVO_ASSIGN_OR_RETURN(rewire.value, valueRef());
+  if (consume("via")) {
+    skipSpaces();
+    size_t start = pos;
+    while (pos < line.size() && line[pos] != ' ' && line[pos] != ';')
+      ++pos;
+    rewire.repair = line.substr(start, pos - start);
+    if (rewire.repair.empty())
+      return error("repair steps after 'via'");
+  }
+  return rewire;
+}
+
+absl::StatusOr<Edit> LineParser::edit() {
+  Edit edit;
+  size_t start = (skipSpaces(), pos);
+  std::string kind = word();
+  std::optional<EditKind> known = parseEditKind(kind);
+  if (!known) {
+    pos = start;
+    return error("an edit (delete, copy, move, swap, replace, operand, "
+                 "constant)");
+  }
+  edit.kind = *known;
+  GEVO_ASSIGN_OR_RETURN(edit.target, opRef());
+  switch (edit.kind) {
+  case EditKind::Copy:
+  case EditKind::Move:
+    GEVO_RETURN_IF_ERROR(expect("before"));
+    break;
+  case EditKind::Swap:
+    GEVO_RETURN_IF_ERROR(expect("and"));
+    break;
+  case EditKind::Replace:
+    GEVO_RETURN_IF_ERROR(expect("with"));
+    break;
+  case EditKind::Constant: {
+    GEVO_RETURN_IF_ERROR(expect("="));
+    GEVO_ASSIGN_OR_RETURN(edit.literal, literal());
+    break;
+  }
+  default:
+    break;
+  }
+  if (hasAnchor(edit.kind)) {
+    GEVO_ASSIGN_OR_RETURN(edit.anchor, opRef());
+  }
+  while (consume(";")) {
+    GEVO_ASSIGN_OR_RETURN(Rewire rewire, this->rewire());
+    edit.rewires.push_back(std::move(rewire));
+  }
+  if (!atEnd())
+    return error("';' and a rewire, or the end of the line");
+  return edit;
+}
+
+std::string LineParser::atText() const {
+  if (pos >= line.size())
+    return " at the end of the line";
+  return absl::StrCat(", found '", line.substr(pos, 20), "'");
+}
+
+std::string printEdit(const Edit &edit) {
+  std::string text =
+      absl::StrCat(toString(edit.kind), " ", toString(edit.target));
+  switch (edit.kind) {
+  case EditKind::Copy:
+  case EditKind::Move:
+    absl::StrAppend(&text, " before ", toString(edit.anchor));
+    break;
+  case EditKind::Swap:
+    absl::StrAppend(&text, " and ", toString(edit.anchor));
+    break;
+  case EditKind::Replace:
+    absl::StrAppend(&text, " with ", toString(edit.anchor));
+    break;
+  case EditKind::Constant:
+    absl::StrAppend(&text, " = ", edit.literal);
+    break;
+  default:
+    break;
+  }
+  for (const Rewire &rewire : edit.rewires) {
+    absl::StrAppend(&text, " ; ",
+                    rewire.userIsNew ? "new" : toString(rewire.user), "[",
+                    rewire.operand, "] <- ", toString(rewire.value));
+    if (!rewire.repair.empty())
+      absl::StrAppend(&text, " via ", rewire.repair);
+  }
+  return text;
+}
+
+absl::StatusOr<Edit> parseEdit(const std::string &line) {
+  LineParser parser(line, "<edit>", 1);
+  return parser.edit();
+}
+
+} // namespace gevo

@@ -1,0 +1,52 @@
+//===- edit_syntax.h - The grammar of one patch line ----------------------===//
+//
+// A cursor over one line of a patch that reads op references, value
+// references, rewires and whole edits, and reports errors at its column
+// (`name:line:col: error: expected ...`). The file-level format (header,
+// comments) is in patch.cc; replay/FORMAT.md documents both.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REPLAY_EDIT_SYNTAX_H
+#define REPLAY_EDIT_SYNTAX_H
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "gevo/ir/edit.h"
+
+namespace gevo {
+
+class LineParser {
+public:
+  LineParser(const std::string &line, std::string where, int lineNo)
+      : line(line), where(std::move(where)), lineNo(lineNo) {}
+
+  /// "where:line:col: error: expected <expected>, found '...'" at `pos`.
+  absl::Status error(const std::string &expected) const;
+  void skipSpaces();
+  bool atEnd();
+  /// Skips `token` if it comes next.
+  bool consume(const std::string &token);
+  absl::Status expect(const std::string &token);
+  /// The run of [A-Za-z0-9_.$-] that comes next (may be empty).
+  std::string word();
+  absl::StatusOr<int> integer();
+  /// A number as written ("0.5", "-2e-3"), checked to parse.
+  absl::StatusOr<std::string> literal();
+  absl::StatusOr<OpRef> opRef();
+  absl::StatusOr<ValueRef> valueRef();
+  absl::StatusOr<Rewire> rewire();
+  /// A whole edit line.
+  absl::StatusOr<Edit> edit();
+  /// ", found '...'" or " at the end of the line", for messages.
+  std::string atText() const;
+
+  const std::string &line;
+  std::string where;
+  int lineNo;
+  size_t pos = 0;
+};
+
+} // namespace gevo
+
+#endif // REPLAY_EDIT_SYNTAX_H
