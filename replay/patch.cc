@@ -2,13 +2,11 @@
 
 #include "replay/patch.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "replay/edit_syntax.h"
 
@@ -143,12 +141,8 @@ absl::StatusOr<Patch> parsePatch(const std::string &text,
 }
 
 absl::StatusOr<Patch> loadPatch(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return absl::NotFoundError(absl::StrCat(path, ": cannot open patch"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parsePatch(text.str(), path);
+  GEVO_ASSIGN_OR_RETURN(std::string text, readFile(path, "patch"));
+  return parsePatch(text, path);
 }
 
 } // namespace gevo

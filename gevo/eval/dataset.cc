@@ -6,29 +6,18 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <numeric>
-#include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "gevo/support/file_io.h"
 
 namespace gevo {
 namespace {
-
-absl::StatusOr<std::string> readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return absl::NotFoundError(
-        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 absl::Status checkLabels(const Dataset &data, const std::string &where) {
   for (int64_t i = 0; i < data.size(); ++i) {
@@ -78,7 +67,7 @@ Dataset Dataset::select(const std::vector<int64_t> &indices) const {
 
 absl::StatusOr<Dataset> loadCsv(const std::string &path,
                                 const CsvOptions &options) {
-  absl::StatusOr<std::string> text = readFile(path);
+  absl::StatusOr<std::string> text = readFile(path, "data file");
   if (!text.ok())
     return text.status();
   Dataset data;
@@ -146,10 +135,10 @@ absl::StatusOr<Dataset> loadCsv(const std::string &path,
 absl::StatusOr<Dataset> loadIdx(const std::string &imagesPath,
                                 const std::string &labelsPath,
                                 int64_t numClasses) {
-  absl::StatusOr<std::string> images = readFile(imagesPath);
+  absl::StatusOr<std::string> images = readFile(imagesPath, "IDX images");
   if (!images.ok())
     return images.status();
-  absl::StatusOr<std::string> labels = readFile(labelsPath);
+  absl::StatusOr<std::string> labels = readFile(labelsPath, "IDX labels");
   if (!labels.ok())
     return labels.status();
   if (images->size() >= 2 && static_cast<unsigned char>((*images)[0]) == 0x1f &&

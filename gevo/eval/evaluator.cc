@@ -3,8 +3,6 @@
 #include "gevo/eval/evaluator.h"
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -13,6 +11,7 @@
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/lowering.h"
 #include "gevo/ir/mlir_support.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/JSON.h"
@@ -68,16 +67,6 @@ compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
   return compiled;
 }
 
-absl::StatusOr<std::string> readText(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    return absl::NotFoundError(
-        absl::StrCat(path, ": cannot open MLIR file: ", std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 } // namespace
 
 absl::StatusOr<EvaluationReport>
@@ -128,14 +117,14 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
 absl::StatusOr<EvaluationReport>
 evaluateWorkload(const WorkloadSpec &spec, const EvaluationOptions &options) {
   GEVO_ASSIGN_OR_RETURN(DatasetSplit data, loadWorkloadData(spec));
-  GEVO_ASSIGN_OR_RETURN(std::string text, readText(spec.modulePath));
+  GEVO_ASSIGN_OR_RETURN(std::string text, readFile(spec.modulePath, "MLIR file"));
   return evaluateModuleText(spec, data, text, spec.modulePath, options);
 }
 
 absl::StatusOr<std::vector<HostTensor>>
 runWorkloadResults(const WorkloadSpec &spec, const DatasetSplit &data,
                    SplitRole evalSplit, const EvaluationOptions &options) {
-  GEVO_ASSIGN_OR_RETURN(std::string text, readText(spec.modulePath));
+  GEVO_ASSIGN_OR_RETURN(std::string text, readFile(spec.modulePath, "MLIR file"));
   GEVO_ASSIGN_OR_RETURN(
       CompiledModule compiled,
       compileModule(spec, data, text, spec.modulePath, options));

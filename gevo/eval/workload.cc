@@ -2,14 +2,13 @@
 
 #include "gevo/eval/workload.h"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <sys/stat.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -296,14 +295,12 @@ absl::StatusOr<WorkloadSpec> loadWorkloadSpec(const std::string &path) {
     llvm::sys::path::append(joined, "workload.json");
     specPath = std::string(joined);
   }
-  std::ifstream in(specPath);
-  if (!in)
+  absl::StatusOr<std::string> text = readFile(specPath, "workload spec");
+  if (!text.ok())
     return absl::NotFoundError(absl::StrCat(
         specPath, ": cannot open workload spec (expected a workload.json file "
                   "or a directory holding one)"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseWorkloadSpec(text.str(), specPath);
+  return parseWorkloadSpec(*text, specPath);
 }
 
 absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec) {
