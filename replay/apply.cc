@@ -17,7 +17,8 @@ std::string ApplyReport::summary(const std::string &patchName) const {
     absl::StrAppend(&text, patchName,
                     ": note: the model differs from the one the patch was "
                     "made for (fingerprint ",
-                    modelActual, "); edits are re-anchored by op fingerprints\n");
+                    modelActual,
+                    "); edits are re-anchored by op fingerprints\n");
   int applied = 0, reanchored = 0, skipped = 0;
   for (const EditResult &result : edits) {
     switch (result.fate) {
@@ -55,10 +56,14 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
     ++number;
     EditResult result;
     result.line = entry.line;
-    // Apply to a clone first so that a failing edit leaves no trace.
-    mlir::OwningOpRef<mlir::ModuleOp> trial(module.clone());
+    // Skipping needs the module as it was before a failing edit, so only
+    // then is each edit tried on a clone; an error stops everything anyway.
+    mlir::OwningOpRef<mlir::ModuleOp> trial;
+    if (onMismatch == OnMismatch::Skip)
+      trial = module.clone();
+    mlir::ModuleOp target = trial ? *trial : module;
     EditOutcome outcome;
-    absl::Status status = applyEdit(*trial, entry.edit, &outcome);
+    absl::Status status = applyEdit(target, entry.edit, &outcome);
     if (!status.ok()) {
       std::string where =
           absl::StrCat(patchName, ":", entry.line, ": error: edit ", number,
@@ -72,7 +77,8 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
       continue;
     }
     // Move the edited body into the module (keeps the ModuleOp handle valid).
-    module.getBodyRegion().takeBody(trial->getBodyRegion());
+    if (trial)
+      module.getBodyRegion().takeBody(trial->getBodyRegion());
     if (outcome.fuzz > 0) {
       result.fate = EditResult::Fate::Reanchored;
       result.fuzz = outcome.fuzz;

@@ -38,8 +38,10 @@ struct ApplyReport {
 };
 
 /// Applies `patch` to `module` in place. With OnMismatch::Error the first edit
-/// that cannot apply is an error naming `patchName:line` and the edit; with
-/// Skip it is left out (the module stays as before that edit) and reported.
+/// that cannot apply is an error naming `patchName:line` and the edit (the
+/// module may then hold part of that edit: apply to a clone when the original
+/// must survive); with Skip it is left out (the module stays as before that
+/// edit) and reported.
 absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
                                        const Patch &patch,
                                        const std::string &patchName,

@@ -40,6 +40,7 @@ struct CompiledModule {
 
 absl::StatusOr<CompiledModule>
 compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
+              const std::vector<HostTensor> &arguments,
               const std::string &moduleText, const std::string &bufferName,
               const EvaluationOptions &options) {
   std::unique_ptr<mlir::MLIRContext> context = createContext();
@@ -54,8 +55,7 @@ compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
   compiled.parseMs = millisecondsSince(start);
   GEVO_ASSIGN_OR_RETURN(EntrySignature signature,
                         readEntrySignature(*module, spec.entry));
-  GEVO_RETURN_IF_ERROR(checkSignature(
-      spec, signature, bindArguments(spec, data, SplitRole::Validation), data));
+  GEVO_RETURN_IF_ERROR(checkSignature(spec, signature, arguments, data));
   requestCInterface(*module, spec.entry);
   start = std::chrono::steady_clock::now();
   GEVO_RETURN_IF_ERROR(lowerToLLVMDialect(*module, pipeline));
@@ -73,9 +73,11 @@ absl::StatusOr<EvaluationReport>
 evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
                    const std::string &moduleText, const std::string &bufferName,
                    const EvaluationOptions &options) {
+  std::vector<HostTensor> arguments =
+      bindArguments(spec, data, SplitRole::Validation);
   GEVO_ASSIGN_OR_RETURN(
       CompiledModule compiled,
-      compileModule(spec, data, moduleText, bufferName, options));
+      compileModule(spec, data, arguments, moduleText, bufferName, options));
   EvaluationReport report;
   report.workload = spec.name;
   report.modulePath = bufferName;
@@ -85,8 +87,6 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
   report.lowerMs = compiled.lowerMs;
   report.codegenMs = compiled.codegenMs;
 
-  std::vector<HostTensor> arguments =
-      bindArguments(spec, data, SplitRole::Validation);
   int warmup = options.warmup >= 0 ? options.warmup : spec.warmup;
   int repeats = options.repeats > 0 ? options.repeats : spec.repeats;
   std::vector<HostTensor> results;
@@ -108,8 +108,8 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
                           compiled.entry->run(pointersTo(testArguments)));
     const Dataset &test = evalData(data, SplitRole::Test);
     GEVO_ASSIGN_OR_RETURN(report.test,
-                          scoreLogits(results[spec.logitsResult()],
-                                      test.labels, test.numClasses));
+                          scoreLogits(results[spec.logitsResult()], test.labels,
+                                      test.numClasses));
   }
   return report;
 }
@@ -117,18 +117,20 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
 absl::StatusOr<EvaluationReport>
 evaluateWorkload(const WorkloadSpec &spec, const EvaluationOptions &options) {
   GEVO_ASSIGN_OR_RETURN(DatasetSplit data, loadWorkloadData(spec));
-  GEVO_ASSIGN_OR_RETURN(std::string text, readFile(spec.modulePath, "MLIR file"));
+  GEVO_ASSIGN_OR_RETURN(std::string text,
+                        readFile(spec.modulePath, "MLIR file"));
   return evaluateModuleText(spec, data, text, spec.modulePath, options);
 }
 
 absl::StatusOr<std::vector<HostTensor>>
 runWorkloadResults(const WorkloadSpec &spec, const DatasetSplit &data,
                    SplitRole evalSplit, const EvaluationOptions &options) {
-  GEVO_ASSIGN_OR_RETURN(std::string text, readFile(spec.modulePath, "MLIR file"));
+  GEVO_ASSIGN_OR_RETURN(std::string text,
+                        readFile(spec.modulePath, "MLIR file"));
+  std::vector<HostTensor> arguments = bindArguments(spec, data, evalSplit);
   GEVO_ASSIGN_OR_RETURN(
       CompiledModule compiled,
-      compileModule(spec, data, text, spec.modulePath, options));
-  std::vector<HostTensor> arguments = bindArguments(spec, data, evalSplit);
+      compileModule(spec, data, arguments, text, spec.modulePath, options));
   return compiled.entry->run(pointersTo(arguments));
 }
 
@@ -161,13 +163,13 @@ std::string toJson(const EvaluationReport &report) {
 std::string toText(const EvaluationReport &report) {
   std::string text = absl::StrFormat(
       "%s (%s)\n  validation accuracy  %.4f  (%d/%d)\n", report.workload,
-      report.modulePath, report.validation.accuracy(), report.validation.correct,
-      report.validation.total);
+      report.modulePath, report.validation.accuracy(),
+      report.validation.correct, report.validation.total);
   if (report.test.total > 0)
-    absl::StrAppend(&text, absl::StrFormat("  test accuracy        %.4f  (%d/%d)\n",
-                                           report.test.accuracy(),
-                                           report.test.correct,
-                                           report.test.total));
+    absl::StrAppend(&text,
+                    absl::StrFormat("  test accuracy        %.4f  (%d/%d)\n",
+                                    report.test.accuracy(), report.test.correct,
+                                    report.test.total));
   if (report.validation.nonFiniteRows > 0)
     absl::StrAppend(&text, absl::StrFormat("  non-finite logits    %d rows\n",
                                            report.validation.nonFiniteRows));
