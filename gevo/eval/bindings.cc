@@ -74,7 +74,7 @@ absl::Status checkSignature(const WorkloadSpec &spec,
                              " arguments but the workload binds ",
                              arguments.size()));
   for (size_t i = 0; i < arguments.size(); ++i)
-    if (!signature.arguments[i].accepts(arguments[i]))
+    if (!arguments[i].matches(signature.arguments[i]))
       return fail(absl::StrCat(
           "argument #", i, " is ", signature.arguments[i].toString(),
           " but the workload binds ", toString(spec.arguments[i].split), " ",
@@ -96,8 +96,7 @@ absl::Status checkSignature(const WorkloadSpec &spec,
         ", but the validation and test splits differ in size (",
         data.validation.size(), " vs ", data.test.size(),
         "): use a dynamic first dimension or equal splits"));
-  HostTensor probe(expected.type, expected.shape);
-  if (!logits.accepts(probe))
+  if (!logits.accepts(expected.type, expected.shape))
     return fail(absl::StrCat("result #", spec.logitsResult(), " (logits) is ",
                              logits.toString(), ", expected ",
                              expected.toString()));

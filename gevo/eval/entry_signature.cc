@@ -44,23 +44,6 @@ std::string printType(mlir::Type type) {
 
 } // namespace
 
-bool TensorSpec::accepts(const HostTensor &tensor) const {
-  if (tensor.type != type || tensor.shape.size() != shape.size())
-    return false;
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (shape[i] != kDynamic && shape[i] != tensor.shape[i])
-      return false;
-  return true;
-}
-
-std::string TensorSpec::toString() const {
-  std::string text = "tensor<";
-  for (int64_t dim : shape)
-    absl::StrAppend(&text, dim == kDynamic ? "?" : std::to_string(dim), "x");
-  absl::StrAppend(&text, gevo::toString(type), ">");
-  return text;
-}
-
 absl::StatusOr<EntrySignature> readEntrySignature(mlir::ModuleOp module,
                                                   const std::string &entry) {
   auto func = module.lookupSymbol<mlir::func::FuncOp>(entry);

@@ -20,17 +20,6 @@ class ModuleOp;
 
 namespace gevo {
 
-/// A ranked tensor type; kDynamic marks a `?` dimension.
-struct TensorSpec {
-  static constexpr int64_t kDynamic = -1;
-  ElementType type = ElementType::F32;
-  std::vector<int64_t> shape;
-
-  /// Whether `tensor` has this element type and every static dimension.
-  bool accepts(const HostTensor &tensor) const;
-  std::string toString() const;
-};
-
 struct EntrySignature {
   std::string name;
   std::string location; // "file:line:col" of the function.

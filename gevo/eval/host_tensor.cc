@@ -46,12 +46,27 @@ double HostTensor::at(int64_t i) const {
   return 0;
 }
 
-std::string HostTensor::typeString() const {
+bool TensorSpec::accepts(ElementType otherType,
+                         const std::vector<int64_t> &otherShape) const {
+  if (otherType != type || otherShape.size() != shape.size())
+    return false;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (otherShape[i] < 0 ||
+        (shape[i] != kDynamic && shape[i] != otherShape[i]))
+      return false;
+  return true;
+}
+
+std::string TensorSpec::toString() const {
   std::string text = "tensor<";
   for (int64_t dim : shape)
-    absl::StrAppend(&text, dim, "x");
-  absl::StrAppend(&text, toString(type), ">");
+    absl::StrAppend(&text, dim == kDynamic ? "?" : std::to_string(dim), "x");
+  absl::StrAppend(&text, gevo::toString(type), ">");
   return text;
+}
+
+std::string HostTensor::typeString() const {
+  return TensorSpec{type, shape}.toString();
 }
 
 } // namespace gevo

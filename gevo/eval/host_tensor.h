@@ -22,6 +22,19 @@ inline size_t byteWidth(ElementType type) {
 }
 const char *toString(ElementType type);
 
+/// A ranked tensor type; kDynamic marks a `?` dimension.
+struct TensorSpec {
+  static constexpr int64_t kDynamic = -1;
+  ElementType type = ElementType::F32;
+  std::vector<int64_t> shape;
+
+  /// Whether a tensor of `type` and `shape` has this element type and every
+  /// static dimension.
+  bool accepts(ElementType type, const std::vector<int64_t> &shape) const;
+  /// "tensor<360x?xf32>"
+  std::string toString() const;
+};
+
 struct HostTensor {
   ElementType type = ElementType::F32;
   std::vector<int64_t> shape;
@@ -34,6 +47,9 @@ struct HostTensor {
   int64_t numElements() const;
   void *data() { return storage.data(); }
   const void *data() const { return storage.data(); }
+  bool matches(const TensorSpec &spec) const {
+    return spec.accepts(type, shape);
+  }
   template <typename T> T *as() { return reinterpret_cast<T *>(data()); }
   template <typename T> const T *as() const {
     return reinterpret_cast<const T *>(data());

@@ -93,12 +93,11 @@ absl::StatusOr<HostTensor> readDescriptor(const int64_t *words,
                                           const TensorSpec &spec, size_t index) {
   size_t rank = spec.shape.size();
   std::vector<int64_t> shape(words + 3, words + 3 + rank);
-  for (size_t i = 0; i < rank; ++i)
-    if (shape[i] < 0 ||
-        (spec.shape[i] != TensorSpec::kDynamic && shape[i] != spec.shape[i]))
-      return absl::InternalError(absl::StrCat(
-          "result #", index, " came back with size ", shape[i],
-          " in dimension ", i, " but its type is ", spec.toString()));
+  if (!spec.accepts(spec.type, shape))
+    return absl::InternalError(absl::StrCat(
+        "result #", index, " came back as ",
+        TensorSpec{spec.type, shape}.toString(), " but its type is ",
+        spec.toString()));
   HostTensor tensor(spec.type, shape);
   const char *base = reinterpret_cast<const char *>(words[1]);
   if (tensor.numElements() > 0 && !base)
@@ -205,7 +204,7 @@ JitEntry::run(const std::vector<const HostTensor *> &arguments) const {
   std::vector<std::vector<int64_t>> descriptors;
   std::vector<void *> descriptorPointers;
   for (size_t i = 0; i < arguments.size(); ++i) {
-    if (!signature.arguments[i].accepts(*arguments[i]))
+    if (!arguments[i]->matches(signature.arguments[i]))
       return absl::InvalidArgumentError(absl::StrCat(
           "argument #", i, " of @", signature.name, " is ",
           signature.arguments[i].toString(), ", got ",
