@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/sandbox.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -120,6 +121,39 @@ absl::StatusOr<HostTensor> readDescriptor(const int64_t *words,
   return tensor;
 }
 
+void *guardedMalloc(size_t size) {
+  void *pointer = std::malloc(size);
+  if (!pointer && size != 0)
+    exitOnAllocationFailure();
+  return pointer;
+}
+
+void *guardedCalloc(size_t count, size_t size) {
+  void *pointer = std::calloc(count, size);
+  if (!pointer && count != 0 && size != 0)
+    exitOnAllocationFailure();
+  return pointer;
+}
+
+void *guardedAlignedAlloc(size_t alignment, size_t size) {
+  void *pointer = std::aligned_alloc(alignment, size);
+  if (!pointer && size != 0)
+    exitOnAllocationFailure();
+  return pointer;
+}
+
+llvm::orc::SymbolMap allocationGuards(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto define = [&](const char *name, auto *function) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                               llvm::JITSymbolFlags::Exported};
+  };
+  define("malloc", &guardedMalloc);
+  define("calloc", &guardedCalloc);
+  define("aligned_alloc", &guardedAlignedAlloc);
+  return symbols;
+}
+
 } // namespace
 
 JitEntry::~JitEntry() = default;
@@ -174,6 +208,8 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
     return absl::InvalidArgumentError(absl::StrCat(
         "cannot compile the lowered module: ",
         llvm::toString(engine.takeError())));
+  if (options.guardAllocations)
+    (*engine)->registerSymbols(allocationGuards);
   std::string wrapper = "_mlir_ciface_" + signature.name;
   llvm::Expected<void (*)(void **)> packed = (*engine)->lookupPacked(wrapper);
   if (!packed)

@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/mlir_support.h"
+#include "gevo/support/status_macros.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -64,14 +65,22 @@ absl::Status checkPipeline(mlir::MLIRContext &context,
   return buildPassManager(pm, pipeline);
 }
 
-absl::Status lowerToLLVMDialect(mlir::ModuleOp module,
-                                const std::string &pipeline) {
-  mlir::MLIRContext &context = *module.getContext();
-  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
-  if (absl::Status status = buildPassManager(pm, pipeline); !status.ok())
+absl::StatusOr<std::unique_ptr<Lowering>>
+Lowering::create(mlir::MLIRContext &context, const std::string &pipeline) {
+  std::unique_ptr<Lowering> lowering(new Lowering());
+  lowering->passManager = std::make_unique<mlir::PassManager>(
+      &context, mlir::ModuleOp::getOperationName());
+  if (absl::Status status = buildPassManager(*lowering->passManager, pipeline);
+      !status.ok())
     return status;
-  DiagnosticCollector diagnostics(context);
-  if (mlir::failed(pm.run(module)))
+  return lowering;
+}
+
+Lowering::~Lowering() = default;
+
+absl::Status Lowering::run(mlir::ModuleOp module) {
+  DiagnosticCollector diagnostics(*module.getContext());
+  if (mlir::failed(passManager->run(module)))
     return absl::InvalidArgumentError(
         diagnostics.message("lowering failed without a diagnostic"));
   mlir::Operation *leftOver = nullptr;
@@ -89,6 +98,13 @@ absl::Status lowerToLLVMDialect(mlir::ModuleOp module,
         leftOver->getName().getStringRef().str(),
         "' unlowered; the JIT needs a module in the LLVM dialect only"));
   return absl::OkStatus();
+}
+
+absl::Status lowerToLLVMDialect(mlir::ModuleOp module,
+                                const std::string &pipeline) {
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Lowering> lowering,
+                        Lowering::create(*module.getContext(), pipeline));
+  return lowering->run(module);
 }
 
 } // namespace gevo

@@ -8,13 +8,16 @@
 #ifndef GEVO_EVAL_LOWERING_H
 #define GEVO_EVAL_LOWERING_H
 
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace mlir {
 class MLIRContext;
 class ModuleOp;
+class PassManager;
 } // namespace mlir
 
 namespace gevo {
@@ -34,6 +37,21 @@ absl::Status checkPipeline(mlir::MLIRContext &context,
 /// remain. Errors carry the pass's diagnostics (`file:line:col: error: ...`).
 absl::Status lowerToLLVMDialect(mlir::ModuleOp module,
                                 const std::string &pipeline);
+
+/// A pipeline parsed once and run on many modules of one context (the
+/// search lowers every variant with the same one).
+class Lowering {
+public:
+  static absl::StatusOr<std::unique_ptr<Lowering>>
+  create(mlir::MLIRContext &context, const std::string &pipeline);
+  ~Lowering();
+  /// As lowerToLLVMDialect.
+  absl::Status run(mlir::ModuleOp module);
+
+private:
+  Lowering() = default;
+  std::unique_ptr<mlir::PassManager> passManager;
+};
 
 } // namespace gevo
 

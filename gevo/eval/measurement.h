@@ -1,0 +1,83 @@
+//===- measurement.h - What evaluating one variant found out --------------===//
+//
+// The outcome class of a variant (ok, or which way it failed) and everything
+// the harness measured: validation (and, for reported variants, test) scores,
+// run times, compile times, and the deterministic costs. Objectives are read
+// from a Measurement by name, so a cached one serves any objective list.
+// No MLIR here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_EVAL_MEASUREMENT_H
+#define GEVO_EVAL_MEASUREMENT_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/eval/harness.h"
+
+namespace gevo {
+
+enum class Outcome {
+  Ok,
+  InvalidIr,      // an edit did not apply or the module does not verify
+  LoweringFailed, // the pass pipeline or the JIT rejected it
+  Crash,          // the child died of a signal or exited abnormally
+  Timeout,        // it ran past the time limit
+  OutOfMemory,    // an allocation failed under the memory limit
+  NonFinite,      // the logits hold NaN or infinity
+  WrongShape,     // the entry's results do not have the workload's shape
+};
+
+inline constexpr Outcome kAllOutcomes[] = {
+    Outcome::Ok,          Outcome::InvalidIr, Outcome::LoweringFailed,
+    Outcome::Crash,       Outcome::Timeout,   Outcome::OutOfMemory,
+    Outcome::NonFinite,   Outcome::WrongShape};
+
+/// "ok", "invalid_ir", "lowering_failed", "crash", "timeout",
+/// "out_of_memory", "non_finite", "wrong_shape".
+const char *toString(Outcome outcome);
+std::optional<Outcome> parseOutcome(const std::string &name);
+
+struct Measurement {
+  Outcome outcome = Outcome::Ok;
+  /// Why it failed, in one line (empty when ok).
+  std::string detail;
+  ClassificationScore validation;
+  ClassificationScore test; // total == 0 when not scored
+  std::vector<double> runMs;
+  double medianRunMs = 0;
+  double parseMs = 0, lowerMs = 0, codegenMs = 0;
+  /// Estimated scalar operations executed (static_cost.h); deterministic.
+  double staticCost = 0;
+  /// LLVM-dialect ops after lowering (code size); deterministic.
+  double loweredOps = 0;
+  /// Interleaved re-measurement against the unmodified program (noise
+  /// control): the median of the per-pair run-time ratios, and both medians.
+  double runtimeRatio = 0; // 0 when not re-measured
+  double baselineMedianRunMs = 0;
+
+  bool ok() const { return outcome == Outcome::Ok; }
+  double error() const { return 1.0 - validation.accuracy(); }
+};
+
+/// The objective names a search may use: "runtime" (median run ms), "error"
+/// (1 - validation accuracy), "static_cost", "lowered_ops".
+bool isKnownObjective(const std::string &name);
+/// Whether an objective gives the same value on every evaluation.
+bool isDeterministicObjective(const std::string &name);
+/// Checks a list: known names, no repeats, at least two.
+absl::Status checkObjectives(const std::vector<std::string> &names);
+/// The value of `name` for an ok measurement (all objectives are minimised).
+double objectiveValue(const Measurement &measurement, const std::string &name);
+std::vector<double> objectiveValues(const Measurement &measurement,
+                                    const std::vector<std::string> &names);
+
+/// One-line JSON and back (the fitness cache stores these).
+std::string toJsonLine(const Measurement &measurement);
+absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text);
+
+} // namespace gevo
+
+#endif // GEVO_EVAL_MEASUREMENT_H

@@ -1,0 +1,383 @@
+//===- variant_session.cc - Evaluate many variants of one workload --------===//
+
+#include "gevo/eval/variant_session.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "gevo/eval/bindings.h"
+#include "gevo/eval/entry_signature.h"
+#include "gevo/eval/harness.h"
+#include "gevo/eval/jit.h"
+#include "gevo/eval/lowering.h"
+#include "gevo/eval/static_cost.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/support/file_io.h"
+#include "gevo/support/status_macros.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace gevo {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+std::vector<const HostTensor *> pointersTo(const std::vector<HostTensor> &v) {
+  std::vector<const HostTensor *> pointers;
+  for (const HostTensor &tensor : v)
+    pointers.push_back(&tensor);
+  return pointers;
+}
+
+/// The first line of a (possibly multi-line) message.
+std::string firstLine(absl::string_view text) {
+  return std::string(text.substr(0, text.find('\n')));
+}
+
+/// The last non-empty line a child wrote to stderr.
+std::string lastLine(const std::string &text) {
+  size_t end = text.find_last_not_of("\n ");
+  if (end == std::string::npos)
+    return "";
+  size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1,
+                     end + 1 - (start == std::string::npos ? 0 : start + 1));
+}
+
+Measurement failed(Outcome outcome, std::string detail) {
+  Measurement m;
+  m.outcome = outcome;
+  m.detail = std::move(detail);
+  return m;
+}
+
+// Payload: one JSON line (stage, message, timings, tensor shapes), then the
+// raw bytes of each tensor in order.
+std::string encodePayload(llvm::json::Object header,
+                          const std::vector<const HostTensor *> &tensors) {
+  llvm::json::Array shapes;
+  for (const HostTensor *tensor : tensors) {
+    llvm::json::Array shape;
+    for (int64_t d : tensor->shape)
+      shape.push_back(d);
+    shapes.push_back(llvm::json::Object{
+        {"type", toString(tensor->type)}, {"shape", std::move(shape)}});
+  }
+  header["tensors"] = std::move(shapes);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(header)) << "\n";
+  os.flush();
+  for (const HostTensor *tensor : tensors)
+    text.append(static_cast<const char *>(tensor->data()),
+                tensor->numElements() * byteWidth(tensor->type));
+  return text;
+}
+
+std::optional<ElementType> parseElementType(llvm::StringRef name) {
+  for (ElementType type : {ElementType::F32, ElementType::F64,
+                           ElementType::I32, ElementType::I64})
+    if (name == toString(type))
+      return type;
+  return std::nullopt;
+}
+
+} // namespace
+
+struct EvaluationSession::Prepared {
+  std::unique_ptr<Lowering> lowering;
+  EntrySignature signature;
+};
+
+EvaluationSession::~EvaluationSession() = default;
+
+absl::StatusOr<std::unique_ptr<EvaluationSession>>
+EvaluationSession::create(const WorkloadSpec &spec,
+                          const EvaluationOptions &options) {
+  std::unique_ptr<EvaluationSession> session(new EvaluationSession());
+  session->workload = spec;
+  session->options = options;
+  session->pipelineText =
+      options.pipeline.empty() ? kDefaultCpuPipeline : options.pipeline;
+  GEVO_RETURN_IF_ERROR(checkLlvmPipeline(options.codegen.llvmPipeline));
+  GEVO_ASSIGN_OR_RETURN(session->data, loadWorkloadData(spec));
+  session->validationArguments =
+      bindArguments(spec, session->data, SplitRole::Validation);
+  session->testArguments = bindArguments(spec, session->data, SplitRole::Test);
+  session->mlirContext = createContext();
+  session->prepared = std::make_unique<Prepared>();
+  GEVO_ASSIGN_OR_RETURN(
+      session->prepared->lowering,
+      Lowering::create(*session->mlirContext, session->pipelineText));
+  GEVO_ASSIGN_OR_RETURN(session->baselineModule,
+                        loadModule(*session->mlirContext, spec.modulePath));
+  GEVO_ASSIGN_OR_RETURN(
+      session->prepared->signature,
+      readEntrySignature(*session->baselineModule, spec.entry));
+  GEVO_RETURN_IF_ERROR(checkSignature(spec, session->prepared->signature,
+                                      session->validationArguments,
+                                      session->data));
+  return session;
+}
+
+std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
+                                          const RunRequest &request) {
+  llvm::json::Object header{{"stage", "ok"}};
+  auto fail = [&](const char *stage, absl::string_view message) {
+    header["stage"] = stage;
+    header["message"] = firstLine(message);
+    return encodePayload(std::move(header), {});
+  };
+  CodegenOptions codegen = options.codegen;
+  codegen.guardAllocations = true;
+  const EntrySignature &signature = prepared->signature;
+
+  auto start = Clock::now();
+  requestCInterface(variant, workload.entry);
+  if (absl::Status status = prepared->lowering->run(variant); !status.ok())
+    return fail("lowering", status.message());
+  header["lower_ms"] = msSince(start);
+  int64_t loweredOps = 0;
+  variant.walk([&](mlir::Operation *) { ++loweredOps; });
+  header["lowered_ops"] = loweredOps;
+  start = Clock::now();
+  absl::StatusOr<std::unique_ptr<JitEntry>> entry =
+      JitEntry::compile(variant, signature, codegen);
+  if (!entry.ok())
+    return fail("codegen", entry.status().message());
+  header["codegen_ms"] = msSince(start);
+
+  std::unique_ptr<JitEntry> baselineEntry;
+  mlir::OwningOpRef<mlir::ModuleOp> baselineCopy;
+  if (request.interleavedPairs > 0) {
+    baselineCopy = baselineModule->clone();
+    requestCInterface(*baselineCopy, workload.entry);
+    if (absl::Status status = prepared->lowering->run(*baselineCopy);
+        !status.ok())
+      return fail("baseline", status.message());
+    absl::StatusOr<std::unique_ptr<JitEntry>> compiled =
+        JitEntry::compile(*baselineCopy, signature, codegen);
+    if (!compiled.ok())
+      return fail("baseline", compiled.status().message());
+    baselineEntry = std::move(*compiled);
+  }
+
+  std::vector<const HostTensor *> arguments = pointersTo(validationArguments);
+  std::vector<HostTensor> results;
+  llvm::json::Array runMs, baselineRunMs;
+  auto timeRun = [&](const JitEntry &jit, llvm::json::Array *times,
+                     std::vector<HostTensor> *out) -> absl::Status {
+    auto runStart = Clock::now();
+    GEVO_ASSIGN_OR_RETURN(std::vector<HostTensor> produced,
+                          jit.run(arguments));
+    if (times)
+      times->push_back(msSince(runStart));
+    if (out)
+      *out = std::move(produced);
+    return absl::OkStatus();
+  };
+  int warmup = options.warmup >= 0 ? options.warmup : workload.warmup;
+  int repeats = options.repeats > 0 ? options.repeats : workload.repeats;
+  if (request.interleavedPairs > 0) {
+    for (int i = 0; i < warmup; ++i) {
+      if (absl::Status s = timeRun(**entry, nullptr, &results); !s.ok())
+        return fail("run", s.message());
+      if (absl::Status s = timeRun(*baselineEntry, nullptr, nullptr); !s.ok())
+        return fail("baseline", s.message());
+    }
+    for (int i = 0; i < request.interleavedPairs; ++i) {
+      // Alternate which goes first so that drift hits both alike.
+      bool variantFirst = i % 2 == 0;
+      for (int turn = 0; turn < 2; ++turn) {
+        if ((turn == 0) == variantFirst) {
+          if (absl::Status s = timeRun(**entry, &runMs, &results); !s.ok())
+            return fail("run", s.message());
+        } else if (absl::Status s =
+                       timeRun(*baselineEntry, &baselineRunMs, nullptr);
+                   !s.ok()) {
+          return fail("baseline", s.message());
+        }
+      }
+    }
+  } else {
+    for (int i = 0; i < warmup + repeats; ++i)
+      if (absl::Status s = timeRun(**entry, i >= warmup ? &runMs : nullptr,
+                                   &results);
+          !s.ok())
+        return fail("run", s.message());
+  }
+  header["run_ms"] = std::move(runMs);
+  header["baseline_run_ms"] = std::move(baselineRunMs);
+  std::vector<HostTensor> testResults;
+  std::vector<const HostTensor *> tensors = {
+      &results[workload.logitsResult()]};
+  if (request.scoreTest) {
+    absl::StatusOr<std::vector<HostTensor>> produced =
+        (*entry)->run(pointersTo(testArguments));
+    if (!produced.ok())
+      return fail("run", produced.status().message());
+    testResults = std::move(*produced);
+    tensors.push_back(&testResults[workload.logitsResult()]);
+  }
+  return encodePayload(std::move(header), tensors);
+}
+
+Measurement EvaluationSession::decode(const ChildResult &result) const {
+  std::string stderrLine = lastLine(result.stderrTail);
+  auto withStderr = [&](std::string what) {
+    return stderrLine.empty() ? what : absl::StrCat(what, ": ", stderrLine);
+  };
+  switch (result.ending) {
+  case ChildResult::Ending::Signaled:
+    return failed(Outcome::Crash, withStderr(result.describe()));
+  case ChildResult::Ending::TimedOut:
+    return failed(Outcome::Timeout, result.describe());
+  case ChildResult::Ending::OutOfMemory:
+    return failed(Outcome::OutOfMemory, result.describe());
+  case ChildResult::Ending::ForkFailed:
+    return failed(Outcome::Crash, result.describe());
+  case ChildResult::Ending::Exited:
+    if (result.exitCode != 0)
+      return failed(Outcome::Crash, withStderr(result.describe()));
+    break;
+  }
+  size_t newline = result.payload.find('\n');
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(
+      llvm::StringRef(result.payload).substr(0, newline));
+  if (newline == std::string::npos || !value) {
+    if (!value)
+      llvm::consumeError(value.takeError());
+    return failed(Outcome::Crash, "the child sent back a malformed report");
+  }
+  const llvm::json::Object &header = *value->getAsObject();
+  std::string stage = header.getString("stage").value_or("").str();
+  std::string message = header.getString("message").value_or("").str();
+  if (stage == "lowering" || stage == "codegen")
+    return failed(Outcome::LoweringFailed, message);
+  if (stage == "run")
+    return failed(Outcome::WrongShape, message);
+  if (stage == "baseline")
+    return failed(Outcome::Crash, "the unmodified program failed: " + message);
+  if (stage != "ok")
+    return failed(Outcome::Crash, "the child sent back an unknown stage");
+
+  Measurement m;
+  m.lowerMs = header.getNumber("lower_ms").value_or(0);
+  m.codegenMs = header.getNumber("codegen_ms").value_or(0);
+  m.loweredOps = header.getNumber("lowered_ops").value_or(0);
+  if (const llvm::json::Array *runs = header.getArray("run_ms"))
+    for (const llvm::json::Value &run : *runs)
+      m.runMs.push_back(run.getAsNumber().value_or(0));
+  m.medianRunMs = median(m.runMs);
+  if (const llvm::json::Array *runs = header.getArray("baseline_run_ms");
+      runs && !runs->empty()) {
+    std::vector<double> baselineMs, ratios;
+    for (const llvm::json::Value &run : *runs)
+      baselineMs.push_back(run.getAsNumber().value_or(0));
+    for (size_t i = 0; i < baselineMs.size() && i < m.runMs.size(); ++i)
+      if (baselineMs[i] > 0)
+        ratios.push_back(m.runMs[i] / baselineMs[i]);
+    m.baselineMedianRunMs = median(baselineMs);
+    m.runtimeRatio = median(ratios);
+  }
+  // Rebuild the tensors the child sent.
+  std::vector<HostTensor> tensors;
+  size_t offset = newline + 1;
+  if (const llvm::json::Array *specs = header.getArray("tensors")) {
+    for (const llvm::json::Value &spec : *specs) {
+      const llvm::json::Object *object = spec.getAsObject();
+      std::optional<ElementType> type =
+          object ? parseElementType(object->getString("type").value_or(""))
+                 : std::nullopt;
+      const llvm::json::Array *shapeArray =
+          object ? object->getArray("shape") : nullptr;
+      if (!type || !shapeArray)
+        return failed(Outcome::Crash, "the child sent back a malformed tensor");
+      std::vector<int64_t> shape;
+      for (const llvm::json::Value &d : *shapeArray)
+        shape.push_back(d.getAsInteger().value_or(0));
+      HostTensor tensor(*type, shape);
+      size_t bytes = tensor.numElements() * byteWidth(*type);
+      if (offset + bytes > result.payload.size())
+        return failed(Outcome::Crash, "the child sent back a truncated tensor");
+      std::memcpy(tensor.data(), result.payload.data() + offset, bytes);
+      offset += bytes;
+      tensors.push_back(std::move(tensor));
+    }
+  }
+  if (tensors.empty())
+    return failed(Outcome::Crash, "the child sent back no logits");
+  const Dataset &validation = evalData(data, SplitRole::Validation);
+  absl::StatusOr<ClassificationScore> score =
+      scoreLogits(tensors[0], validation.labels, validation.numClasses);
+  if (!score.ok())
+    return failed(Outcome::WrongShape, std::string(score.status().message()));
+  m.validation = *score;
+  if (tensors.size() > 1) {
+    const Dataset &test = evalData(data, SplitRole::Test);
+    absl::StatusOr<ClassificationScore> testScore =
+        scoreLogits(tensors[1], test.labels, test.numClasses);
+    if (!testScore.ok())
+      return failed(Outcome::WrongShape,
+                    std::string(testScore.status().message()));
+    m.test = *testScore;
+  }
+  if (m.validation.nonFiniteRows > 0 || m.test.nonFiniteRows > 0) {
+    m.outcome = Outcome::NonFinite;
+    m.detail = absl::StrCat(m.validation.nonFiniteRows + m.test.nonFiniteRows,
+                            " rows of logits hold NaN or infinity");
+  }
+  return m;
+}
+
+void EvaluationSession::submit(SandboxPool &pool,
+                               mlir::OwningOpRef<mlir::ModuleOp> variant,
+                               const RunRequest &request,
+                               std::function<void(Measurement)> done) {
+  {
+    DiagnosticCollector diagnostics(*mlirContext);
+    if (mlir::failed(mlir::verify(*variant)))
+      return done(failed(Outcome::InvalidIr,
+                         firstLine(diagnostics.message("does not verify"))));
+  }
+  absl::StatusOr<EntrySignature> signature =
+      readEntrySignature(*variant, workload.entry);
+  if (!signature.ok())
+    return done(
+        failed(Outcome::WrongShape, firstLine(signature.status().message())));
+  if (absl::Status status = checkSignature(workload, *signature,
+                                           validationArguments, data);
+      !status.ok())
+    return done(failed(Outcome::WrongShape, firstLine(status.message())));
+  double staticCost = estimateStaticCost(*variant, workload.entry);
+  mlir::ModuleOp module = *variant;
+  pool.submit(
+      [this, module, request] { return runInChild(module, request); },
+      [this, staticCost, done = std::move(done)](ChildResult result) {
+        Measurement m = decode(result);
+        m.staticCost = staticCost;
+        done(std::move(m));
+      });
+  // The child has its own copy now; `variant` is freed here.
+}
+
+Measurement EvaluationSession::evaluate(
+    SandboxPool &pool, mlir::OwningOpRef<mlir::ModuleOp> variant,
+    const RunRequest &request) {
+  Measurement out;
+  submit(pool, std::move(variant), request,
+         [&](Measurement m) { out = std::move(m); });
+  pool.wait();
+  return out;
+}
+
+} // namespace gevo

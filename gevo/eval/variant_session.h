@@ -1,0 +1,87 @@
+//===- variant_session.h - Evaluate many variants of one workload, isolated ===//
+//
+// What the search evaluates per variant, prepared once: the workload's data
+// and bound argument tensors, a context holding the unmodified module, and the
+// lowering pipeline. Each variant (a module of that context, already edited)
+// is checked in the parent (verifies, entry signature still fits), then
+// lowered, JIT-compiled and run in a sandbox child. The child sends back raw
+// logits and timings only; the harness scores them here, in the parent, where
+// the variant cannot reach the labels.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_EVAL_VARIANT_SESSION_H
+#define GEVO_EVAL_VARIANT_SESSION_H
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "gevo/eval/evaluator.h"
+#include "gevo/eval/measurement.h"
+#include "gevo/eval/sandbox.h"
+#include "gevo/eval/workload.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace gevo {
+
+struct RunRequest {
+  /// Also run and score the test split (only for reported variants).
+  bool scoreTest = false;
+  /// > 0: noise control. Compile the unmodified program beside the variant
+  /// and alternate their runs this many times; the measurement's run times
+  /// and runtimeRatio come from these pairs.
+  int interleavedPairs = 0;
+};
+
+class EvaluationSession {
+public:
+  /// Loads the workload's data and module; errors are the user's (bad spec,
+  /// data, module or pipeline).
+  static absl::StatusOr<std::unique_ptr<EvaluationSession>>
+  create(const WorkloadSpec &spec, const EvaluationOptions &options);
+  ~EvaluationSession();
+
+  const WorkloadSpec &spec() const { return workload; }
+  mlir::MLIRContext &context() { return *mlirContext; }
+  /// The unmodified module (do not edit it: clone it).
+  mlir::ModuleOp baseline() { return *baselineModule; }
+  const std::string &pipeline() const { return pipelineText; }
+
+  /// Evaluates `variant` (a module of context()) in a child of `pool` and
+  /// calls `done` with the measurement when the child has ended. A variant
+  /// that fails the parent-side checks gets its measurement at once.
+  void submit(SandboxPool &pool, mlir::OwningOpRef<mlir::ModuleOp> variant,
+              const RunRequest &request,
+              std::function<void(Measurement)> done);
+
+  /// Submits and waits: one measurement.
+  Measurement evaluate(SandboxPool &pool,
+                       mlir::OwningOpRef<mlir::ModuleOp> variant,
+                       const RunRequest &request);
+
+private:
+  EvaluationSession() = default;
+  struct ChildReport;
+  std::string runInChild(mlir::ModuleOp variant, const RunRequest &request);
+  Measurement decode(const ChildResult &result) const;
+
+  WorkloadSpec workload;
+  EvaluationOptions options;
+  std::string pipelineText;
+  DatasetSplit data;
+  std::vector<HostTensor> validationArguments, testArguments;
+  std::unique_ptr<mlir::MLIRContext> mlirContext;
+  mlir::OwningOpRef<mlir::ModuleOp> baselineModule;
+  struct Prepared;
+  std::unique_ptr<Prepared> prepared;
+};
+
+} // namespace gevo
+
+#endif // GEVO_EVAL_VARIANT_SESSION_H

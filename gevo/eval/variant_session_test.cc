@@ -1,0 +1,149 @@
+//===- variant_session_test.cc - Bad variants are contained and classified ===//
+
+#include "gevo/eval/variant_session.h"
+
+#include "gevo/eval/sandbox.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/support/tool_paths.h"
+#include "gtest/gtest.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <csignal>
+
+namespace gevo {
+namespace {
+
+constexpr char kFixture[] = "gevo/eval/testdata/variants";
+
+class VariantSessionTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    absl::StatusOr<WorkloadSpec> spec =
+        loadWorkloadSpec(findRunfile(kFixture));
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    absl::StatusOr<std::unique_ptr<EvaluationSession>> created =
+        EvaluationSession::create(*spec, EvaluationOptions());
+    ASSERT_TRUE(created.ok()) << created.status();
+    session = std::move(*created);
+  }
+
+  Measurement evaluateFile(const std::string &name, double timeout = 20) {
+    auto module = loadModule(session->context(),
+                             findRunfile(std::string(kFixture) + "/" + name));
+    EXPECT_TRUE(module.ok()) << module.status();
+    SandboxPool pool(1, SandboxLimits{timeout, int64_t(2) << 30});
+    return session->evaluate(pool, std::move(*module), RunRequest());
+  }
+
+  std::unique_ptr<EvaluationSession> session;
+};
+
+TEST_F(VariantSessionTest, ScoresAValidModuleInTheParent) {
+  Measurement m = evaluateFile("ok.mlir");
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.detail;
+  EXPECT_EQ(m.validation.total, 360);
+  // Ten raw pixels as class scores: wrong mostly, but not always.
+  EXPECT_GT(m.validation.correct, 0);
+  EXPECT_LT(m.validation.correct, 360);
+  EXPECT_EQ(m.runMs.size(), 2u);
+  EXPECT_GT(m.loweredOps, 0);
+  EXPECT_GT(m.staticCost, 0);
+}
+
+TEST_F(VariantSessionTest, InfiniteLoopTimesOut) {
+  Measurement m = evaluateFile("infinite_loop.mlir", /*timeout=*/1.5);
+  EXPECT_EQ(m.outcome, Outcome::Timeout) << m.detail;
+  EXPECT_NE(m.detail.find("timeout"), std::string::npos) << m.detail;
+}
+
+TEST_F(VariantSessionTest, OutOfBoundsReadCrashesTheChildOnly) {
+  Measurement m = evaluateFile("out_of_bounds.mlir");
+  EXPECT_EQ(m.outcome, Outcome::Crash) << m.detail;
+  EXPECT_NE(m.detail.find("signal"), std::string::npos) << m.detail;
+}
+
+TEST_F(VariantSessionTest, NaNLogitsAreClassified) {
+  Measurement m = evaluateFile("nan.mlir");
+  EXPECT_EQ(m.outcome, Outcome::NonFinite) << m.detail;
+  EXPECT_EQ(m.validation.nonFiniteRows, 360);
+}
+
+TEST_F(VariantSessionTest, HugeAllocationIsOutOfMemory) {
+  Measurement m = evaluateFile("huge_allocation.mlir");
+  EXPECT_EQ(m.outcome, Outcome::OutOfMemory) << m.detail;
+}
+
+TEST_F(VariantSessionTest, WrongNumberOfRowsIsWrongShape) {
+  Measurement m = evaluateFile("wrong_shape.mlir");
+  EXPECT_EQ(m.outcome, Outcome::WrongShape) << m.detail;
+  EXPECT_NE(m.detail.find("5x10"), std::string::npos) << m.detail;
+}
+
+TEST_F(VariantSessionTest, UnlowerableOpIsLoweringFailed) {
+  Measurement m = evaluateFile("unlowerable.mlir");
+  EXPECT_EQ(m.outcome, Outcome::LoweringFailed) << m.detail;
+  EXPECT_NE(m.detail.find("tosa"), std::string::npos) << m.detail;
+}
+
+TEST_F(VariantSessionTest, IrThatDoesNotVerifyIsInvalidIr) {
+  auto module = loadModule(session->context(),
+                           findRunfile(std::string(kFixture) + "/ok.mlir"));
+  ASSERT_TRUE(module.ok());
+  // Return an i32 where the function promises a tensor.
+  auto function = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
+  mlir::Operation *ret = function.getBody().front().getTerminator();
+  mlir::OpBuilder builder(ret);
+  mlir::Value bad = mlir::arith::ConstantIntOp::create(
+      builder, ret->getLoc(), builder.getI32Type(), 1);
+  ret->setOperand(0, bad);
+  SandboxPool pool(1, SandboxLimits());
+  Measurement m = session->evaluate(pool, std::move(*module), RunRequest());
+  EXPECT_EQ(m.outcome, Outcome::InvalidIr) << m.detail;
+}
+
+TEST_F(VariantSessionTest, InterleavedRunsGiveARatioNearOneForTheBaseline) {
+  SandboxPool pool(1, SandboxLimits());
+  RunRequest request;
+  request.interleavedPairs = 6;
+  request.scoreTest = true;
+  Measurement m = session->evaluate(
+      pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
+      request);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.detail;
+  EXPECT_EQ(m.runMs.size(), 6u);
+  EXPECT_GT(m.runtimeRatio, 0.2);
+  EXPECT_LT(m.runtimeRatio, 5.0);
+  EXPECT_EQ(m.test.total, 360);
+}
+
+TEST(SandboxTest, ManyChildrenAtOnceAllComeBack) {
+  SandboxPool pool(3, SandboxLimits{5, 0});
+  std::vector<std::string> payloads(8);
+  for (int i = 0; i < 8; ++i)
+    pool.submit([i] { return std::string(100000 + i, 'a' + i); },
+                [&, i](ChildResult r) { payloads[i] = r.payload; });
+  pool.wait();
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(payloads[i].size(), 100000u + i) << "child " << i;
+    EXPECT_TRUE(payloads[i] == std::string(100000 + i, 'a' + i))
+        << "child " << i;
+  }
+}
+
+TEST(SandboxTest, AbortIsASignalWithItsMessage) {
+  ChildResult r = runIsolated(
+      []() -> std::string {
+        std::fputs("about to abort\n", stderr);
+        std::abort();
+      },
+      SandboxLimits());
+  EXPECT_EQ(r.ending, ChildResult::Ending::Signaled);
+  EXPECT_EQ(r.signal, SIGABRT);
+  EXPECT_NE(r.stderrTail.find("about to abort"), std::string::npos);
+}
+
+} // namespace
+} // namespace gevo
