@@ -28,6 +28,13 @@ llvm::cl::list<std::string> workloads(
                    "embedded digits workloads (training and prediction)"),
     llvm::cl::value_desc("path"), llvm::cl::cat(category));
 
+llvm::cl::opt<std::string> modulePath(
+    "module",
+    llvm::cl::desc("Evaluate this MLIR file instead of the workload's own "
+                   "module (e.g. a variant written by //replay:apply); needs "
+                   "exactly one --workload"),
+    llvm::cl::value_desc("variant.mlir"), llvm::cl::cat(category));
+
 llvm::cl::opt<std::string> pipeline(
     "pipeline",
     llvm::cl::desc("MLIR pass pipeline that lowers the module to the LLVM "
@@ -92,11 +99,15 @@ int main(int argc, char **argv) {
   options.codegen.optLevel = optLevel;
   options.warmup = warmup;
   options.repeats = repeats;
+  if (!modulePath.empty() && workloads.size() != 1)
+    return gevo::reportBadInput("--module needs exactly one --workload");
   for (const std::string &path : paths) {
     absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(path);
     if (!spec.ok()) {
       return gevo::reportBadInput(std::string(spec.status().message()));
     }
+    if (!modulePath.empty())
+      spec->modulePath = gevo::resolveUserPath(modulePath);
     absl::StatusOr<gevo::EvaluationReport> result =
         gevo::evaluateWorkload(*spec, options);
     if (!result.ok()) {

@@ -12,7 +12,12 @@ namespace gevo {
 absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit) {
   const AddressIndex &index = scope.index;
   const MutationOptions &options = scope.options;
-  auto sources = candidates(index, options, [](mlir::Operation *op) {
+  // A pinned target is the op copied, or for Replace the op replaced (the
+  // source it is replaced with is then any op).
+  MutationOptions sourceOptions = options;
+  if (edit.kind == EditKind::Replace)
+    sourceOptions.target = nullptr;
+  auto sources = candidates(index, sourceOptions, [](mlir::Operation *op) {
     return isMovable(op) && op->getNumResults() > 0;
   });
   if (sources.size() < (edit.kind == EditKind::Replace ? 2u : 1u))
@@ -33,7 +38,8 @@ absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit) {
   } else {
     std::vector<mlir::Operation *> targets;
     for (mlir::Operation *op : sources)
-      if (op != source && functionOf(op) == function)
+      if (op != source && functionOf(op) == function &&
+          (!options.target || op == options.target))
         targets.push_back(op);
     if (targets.empty())
       return noCandidate("op to replace");

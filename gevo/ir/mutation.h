@@ -32,6 +32,10 @@ struct MutationOptions {
   /// Only ops whose name starts with one of these ("arith.", "linalg.matmul";
   /// empty: all).
   std::vector<std::string> opPrefixes;
+  /// When set, the only op an operator may take as its edit's target (GEVO's
+  /// neighbourhood exploration tries each op in turn). An op of the module
+  /// being mutated.
+  mlir::Operation *target = nullptr;
 };
 
 /// Parses "delete,copy,constant" into kinds; errors name the bad word.

@@ -19,6 +19,8 @@ candidates(const AddressIndex &index, const MutationOptions &options,
            llvm::function_ref<bool(mlir::Operation *)> keep) {
   std::vector<mlir::Operation *> out;
   for (mlir::Operation *op : index.ops()) {
+    if (options.target && op != options.target)
+      continue;
     OpRef ref = *index.refOf(op);
     if (!options.functions.empty() &&
         std::find(options.functions.begin(), options.functions.end(),

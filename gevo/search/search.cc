@@ -1,0 +1,774 @@
+//===- search.cc - The search run: NSGA-II or random over edit lists ------===//
+
+#include "gevo/search/search.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "gevo/eval/variant_session.h"
+#include "gevo/ir/op_address.h"
+#include "gevo/search/fitness_cache.h"
+#include "gevo/search/nsga2.h"
+#include "gevo/search/progress.h"
+#include "gevo/search/run_files.h"
+#include "gevo/search/variation.h"
+#include "gevo/support/file_io.h"
+#include "gevo/support/status_macros.h"
+#include "replay/patch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace gevo {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Rng = std::mt19937_64;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool chance(double p, Rng &rng) {
+  return std::uniform_real_distribution<double>(0, 1)(rng) < p;
+}
+
+std::string jsonText(llvm::json::Value value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", value);
+  os.flush();
+  return text + "\n";
+}
+
+absl::Status makeDirectory(const std::string &path) {
+  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST)
+    return absl::OkStatus();
+  return absl::PermissionDeniedError(
+      absl::StrCat(path, ": cannot create directory: ", std::strerror(errno)));
+}
+
+llvm::json::Value measurementValue(const Measurement &m) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(toJsonLine(m));
+  if (!value) {
+    llvm::consumeError(value.takeError());
+    return nullptr;
+  }
+  return std::move(*value);
+}
+
+bool fileExists(const std::string &path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0;
+}
+
+/// Everything one run holds while it goes.
+class SearchRun {
+public:
+  SearchRun(SearchConfig config, std::FILE *progressStream)
+      : config(std::move(config)),
+        progress(progressStream ? progressStream : stderr,
+                 progressStream && ProgressLine::isTerminal(progressStream)),
+        quiet(progressStream == nullptr) {}
+
+  absl::StatusOr<SearchResult> run(bool resume);
+
+private:
+  absl::Status prepare(bool resume);
+  absl::Status measureBaseline();
+  void evaluateGeneration(std::vector<Individual> &batch, int generation);
+  std::vector<Individual> initialPopulation();
+  std::vector<Individual> offspring();
+  std::vector<Individual> randomBatch();
+  void survive(std::vector<Individual> offspring);
+  absl::Status saveCheckpoint();
+  absl::Status writeRunJson(const char *status);
+  absl::Status report(SearchResult &result);
+  std::vector<double> objectivesOf(const Individual &individual) const {
+    return objectiveValues(individual.measurement, objectives);
+  }
+  ProgressState progressState() const;
+  std::vector<size_t> archiveFront() const;
+  double archiveHypervolume() const;
+  std::string path(const std::string &name) const {
+    return config.outDir + "/" + name;
+  }
+
+  SearchConfig config;
+  std::vector<std::string> objectives;
+  WorkloadSpec spec;
+  std::unique_ptr<EvaluationSession> session;
+  std::unique_ptr<SandboxPool> pool;
+  std::unique_ptr<Variation> variation;
+  std::unique_ptr<BatchEvaluator> evaluator;
+  FitnessCache cache;
+  HistoryWriter history;
+  Rng rng;
+  Checkpoint state;
+  std::set<std::string> archiveKeys;
+  Measurement baseline;
+  double timeoutSeconds = 0;
+  ProgressLine progress;
+  bool quiet;
+  Clock::time_point started;
+  double elapsedBefore = 0;
+};
+
+absl::Status SearchRun::prepare(bool resume) {
+  GEVO_ASSIGN_OR_RETURN(spec, loadWorkloadSpec(config.workloadPath));
+  objectives = config.objectives.empty() ? spec.objectives : config.objectives;
+  GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
+  if (config.population < 2)
+    return absl::InvalidArgumentError("--population must be at least 2");
+  if (config.workers <= 0)
+    config.workers = std::max(1u, std::thread::hardware_concurrency());
+  GEVO_ASSIGN_OR_RETURN(session,
+                        EvaluationSession::create(spec, config.evaluation));
+  GEVO_RETURN_IF_ERROR(makeDirectory(config.outDir));
+  bool hasRun = fileExists(path("checkpoint.json"));
+  if (hasRun && !resume)
+    return absl::AlreadyExistsError(absl::StrCat(
+        config.outDir,
+        ": holds a search run already; continue it with --resume=",
+        config.outDir, " or choose another --out"));
+  if (resume && !hasRun)
+    return absl::NotFoundError(
+        absl::StrCat(config.outDir, ": no checkpoint.json to resume from"));
+  GEVO_RETURN_IF_ERROR(cache.open(path("cache.jsonl")));
+  if (!config.importCache.empty())
+    GEVO_RETURN_IF_ERROR(cache.import(config.importCache));
+  MutationOptions mutation;
+  mutation.kinds = config.operators;
+  mutation.functions = config.functions;
+  mutation.opPrefixes = config.opPrefixes;
+  variation = std::make_unique<Variation>(session->baseline(), mutation);
+  rng.seed(config.seed);
+  if (resume) {
+    GEVO_ASSIGN_OR_RETURN(std::string text,
+                          readFile(path("checkpoint.json"), "checkpoint"));
+    GEVO_ASSIGN_OR_RETURN(state, parseCheckpoint(text, path("checkpoint.json")));
+    std::istringstream rngState(state.rngState);
+    rngState >> rng;
+    if (!rngState)
+      return absl::InvalidArgumentError(
+          path("checkpoint.json") + ": unreadable random-number state");
+    for (const Individual &individual : state.archive)
+      archiveKeys.insert(individual.key);
+    elapsedBefore = state.elapsedSeconds;
+  }
+  return history.open(path("history.csv"), objectives,
+                      resume ? state.generation : -1);
+}
+
+absl::Status SearchRun::measureBaseline() {
+  // A first, generous limit: nothing is known about the program yet.
+  pool = std::make_unique<SandboxPool>(
+      config.workers, SandboxLimits{config.timeoutSeconds > 0
+                                        ? config.timeoutSeconds
+                                        : 600,
+                                    config.memoryBytes});
+  baseline = session->evaluate(
+      *pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
+      RunRequest());
+  if (!baseline.ok())
+    return absl::InvalidArgumentError(absl::StrCat(
+        spec.modulePath, ": the unmodified program fails (",
+        toString(baseline.outcome), "): ", baseline.detail));
+  cache.insert(modelFingerprint(session->baseline()), baseline);
+  int warmup = config.evaluation.warmup >= 0 ? config.evaluation.warmup
+                                             : spec.warmup;
+  int repeats = config.evaluation.repeats > 0 ? config.evaluation.repeats
+                                              : spec.repeats;
+  double totalSeconds = (baseline.lowerMs + baseline.codegenMs +
+                         (warmup + repeats) * baseline.medianRunMs) /
+                        1000;
+  timeoutSeconds = config.timeoutSeconds > 0
+                       ? config.timeoutSeconds
+                       : std::max(2.0, 5 * totalSeconds + 1);
+  pool->setLimits(SandboxLimits{timeoutSeconds, config.memoryBytes});
+  evaluator =
+      std::make_unique<BatchEvaluator>(*session, *pool, cache, *variation);
+  if (!state.population.empty() || state.counts.evaluations > 0)
+    evaluator->counts = state.counts;
+  return absl::OkStatus();
+}
+
+std::vector<size_t> SearchRun::archiveFront() const {
+  std::vector<Objectives> points;
+  std::vector<bool> feasible;
+  for (const Individual &individual : state.archive) {
+    points.push_back(objectivesOf(individual));
+    feasible.push_back(true);
+  }
+  return nonDominated(points, feasible);
+}
+
+double SearchRun::archiveHypervolume() const {
+  std::vector<Objectives> points;
+  for (size_t i : archiveFront())
+    points.push_back(normalizedObjectives(state.archive[i].measurement,
+                                          baseline, objectives));
+  return hypervolume(points, Objectives(objectives.size(), 1.0));
+}
+
+ProgressState SearchRun::progressState() const {
+  ProgressState s;
+  s.generation = state.generation;
+  s.generations = config.generations;
+  s.counts = &evaluator->counts;
+  s.objectives = objectives;
+  for (const Individual &individual : state.archive) {
+    std::vector<double> values = objectivesOf(individual);
+    if (s.best.empty())
+      s.best = values;
+    for (size_t k = 0; k < values.size(); ++k)
+      s.best[k] = std::min(s.best[k], values[k]);
+  }
+  s.frontSize = archiveFront().size();
+  s.hypervolume = archiveHypervolume();
+  return s;
+}
+
+void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
+                                   int generation) {
+  for (Individual &individual : batch)
+    individual.generation = generation;
+  evaluator->evaluate(batch, [&] {
+    if (!quiet)
+      progress.update(progressState());
+  });
+  for (const Individual &individual : batch) {
+    history.append(generation, individual);
+    if (individual.newestKind) {
+      OperatorStats &stats = state.operators[*individual.newestKind];
+      ++stats.variants;
+      if (individual.feasible())
+        ++stats.ok;
+      else
+        ++stats.failures[individual.measurement.outcome];
+    }
+    if (individual.feasible() && archiveKeys.insert(individual.key).second)
+      state.archive.push_back(individual);
+  }
+  history.flush();
+}
+
+std::vector<Individual> SearchRun::initialPopulation() {
+  std::vector<Individual> population(config.population);
+  auto draw = [&](Individual &individual) {
+    int length = std::uniform_int_distribution<int>(
+        1, std::max(1, config.initialEdits))(rng);
+    individual = Individual();
+    individual.edits = variation->randomList(length, rng);
+    if (!individual.edits.empty())
+      individual.newestKind = individual.edits.back().kind;
+  };
+  for (Individual &individual : population)
+    draw(individual);
+  evaluateGeneration(population, 0);
+  // Validity-aware: redraw the ones that failed, twice at most.
+  for (int round = 0; round < 2; ++round) {
+    std::vector<size_t> failed;
+    for (size_t i = 0; i < population.size(); ++i)
+      if (!population[i].feasible())
+        failed.push_back(i);
+    if (failed.empty())
+      break;
+    std::vector<Individual> redrawn(failed.size());
+    for (Individual &individual : redrawn)
+      draw(individual);
+    evaluateGeneration(redrawn, 0);
+    for (size_t k = 0; k < failed.size(); ++k)
+      if (redrawn[k].feasible())
+        population[failed[k]] = std::move(redrawn[k]);
+  }
+  return population;
+}
+
+std::vector<Individual> SearchRun::offspring() {
+  std::vector<Objectives> points;
+  std::vector<bool> feasible;
+  for (const Individual &individual : state.population) {
+    points.push_back(objectivesOf(individual));
+    feasible.push_back(individual.feasible());
+  }
+  Ranking ranking = rankPopulation(points, feasible);
+  std::vector<Individual> children;
+  while (static_cast<int>(children.size()) < config.population) {
+    const Individual &a = state.population[tournament(ranking, rng)];
+    const Individual &b = state.population[tournament(ranking, rng)];
+    std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits,
+                                                             b.edits};
+    if (chance(config.crossoverRate, rng))
+      lists = crossoverLists(a.edits, b.edits, rng);
+    for (std::vector<Edit> *list : {&lists.first, &lists.second}) {
+      if (static_cast<int>(children.size()) >= config.population)
+        break;
+      Individual child;
+      if (chance(config.mutationRate, rng)) {
+        size_t before = list->size();
+        child.edits = variation->mutate(*list, config.removeRate, rng);
+        if (child.edits.size() > before ||
+            (!child.edits.empty() && child.edits.size() == before &&
+             !(child.edits.back() == list->back())))
+          child.newestKind = child.edits.back().kind;
+      } else {
+        child.edits = *list;
+      }
+      children.push_back(std::move(child));
+    }
+  }
+  return children;
+}
+
+std::vector<Individual> SearchRun::randomBatch() {
+  std::vector<Individual> batch(config.population);
+  for (Individual &individual : batch) {
+    int length = std::uniform_int_distribution<int>(
+        1, std::max(1, config.maxRandomEdits))(rng);
+    individual.edits = variation->randomList(length, rng);
+    if (!individual.edits.empty())
+      individual.newestKind = individual.edits.back().kind;
+  }
+  return batch;
+}
+
+void SearchRun::survive(std::vector<Individual> children) {
+  std::vector<Individual> merged = std::move(state.population);
+  for (Individual &child : children)
+    merged.push_back(std::move(child));
+  // Equal variants once each, so that copies do not crowd out diversity;
+  // duplicates come back only if there are too few distinct ones.
+  std::vector<Individual> distinct, duplicates;
+  std::set<std::string> seen;
+  for (Individual &individual : merged)
+    (seen.insert(individual.key).second ? distinct : duplicates)
+        .push_back(std::move(individual));
+  std::vector<Objectives> points;
+  std::vector<bool> feasible;
+  for (const Individual &individual : distinct) {
+    points.push_back(objectivesOf(individual));
+    feasible.push_back(individual.feasible());
+  }
+  std::vector<Individual> next;
+  for (size_t i : selectSurvivors(points, feasible, config.population))
+    next.push_back(std::move(distinct[i]));
+  for (Individual &individual : duplicates)
+    if (static_cast<int>(next.size()) < config.population)
+      next.push_back(std::move(individual));
+  state.population = std::move(next);
+}
+
+absl::Status SearchRun::saveCheckpoint() {
+  std::ostringstream rngState;
+  rngState << rng;
+  state.rngState = rngState.str();
+  state.counts = evaluator->counts;
+  state.elapsedSeconds = elapsedBefore + secondsSince(started);
+  return writeFileAtomically(path("checkpoint.json"), toJsonText(state));
+}
+
+absl::Status SearchRun::writeRunJson(const char *status) {
+  llvm::json::Object object{
+      {"status", status},
+      {"config", toJson(config)},
+      {"workload", spec.name},
+      {"module", spec.modulePath},
+      {"objectives", llvm::json::Array(objectives)},
+      {"workers", config.workers},
+      {"timeout_s", timeoutSeconds},
+      {"generations_done", state.generation},
+      {"evaluations", evaluator ? evaluator->counts.evaluations : 0},
+      {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
+      {"seconds", elapsedBefore + secondsSince(started)},
+  };
+  object["baseline"] = measurementValue(baseline);
+  return writeFileAtomically(path("run.json"),
+                             jsonText(llvm::json::Value(std::move(object))));
+}
+
+absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
+  started = Clock::now();
+  GEVO_RETURN_IF_ERROR(prepare(resume));
+  GEVO_RETURN_IF_ERROR(measureBaseline());
+  GEVO_RETURN_IF_ERROR(writeRunJson("running"));
+  if (!resume) {
+    if (config.algorithm == Algorithm::Nsga2) {
+      state.population = initialPopulation();
+    } else {
+      std::vector<Individual> batch = randomBatch();
+      evaluateGeneration(batch, 0);
+    }
+    GEVO_RETURN_IF_ERROR(saveCheckpoint());
+    if (!quiet)
+      progress.generationDone(progressState());
+  }
+  double lastGeneration = 0;
+  while (state.generation < config.generations) {
+    double elapsed = elapsedBefore + secondsSince(started);
+    if (config.budgetSeconds > 0 &&
+        elapsed + lastGeneration > config.budgetSeconds)
+      break;
+    auto generationStart = Clock::now();
+    int generation = state.generation + 1;
+    if (config.algorithm == Algorithm::Nsga2) {
+      std::vector<Individual> children = offspring();
+      evaluateGeneration(children, generation);
+      survive(std::move(children));
+    } else {
+      std::vector<Individual> batch = randomBatch();
+      evaluateGeneration(batch, generation);
+    }
+    state.generation = generation;
+    GEVO_RETURN_IF_ERROR(saveCheckpoint());
+    if (!quiet)
+      progress.generationDone(progressState());
+    lastGeneration = secondsSince(generationStart);
+  }
+  if (!quiet)
+    progress.finish();
+  SearchResult result;
+  result.searchSeconds = elapsedBefore + secondsSince(started);
+  GEVO_RETURN_IF_ERROR(report(result));
+  GEVO_RETURN_IF_ERROR(writeRunJson("finished"));
+  return result;
+}
+
+/// Whether `m` (re-measured) dominates the unmodified program, with run-time
+/// ratios within 1 ± noise counting as equal.
+bool dominatesBaseline(const Measurement &m, const Measurement &base,
+                       const std::vector<std::string> &names, double noise) {
+  bool better = false;
+  for (const std::string &name : names) {
+    double cmp; // < 0 better, > 0 worse
+    if (name == "runtime") {
+      double ratio = m.runtimeRatio;
+      cmp = ratio < 1 - noise ? -1 : ratio > 1 + noise ? 1 : 0;
+    } else {
+      double a = objectiveValue(m, name), b = objectiveValue(base, name);
+      cmp = a < b ? -1 : a > b ? 1 : 0;
+    }
+    if (cmp > 0)
+      return false;
+    better |= cmp < 0;
+  }
+  return better;
+}
+
+absl::Status SearchRun::report(SearchResult &result) {
+  result.config = config;
+  result.workloadName = spec.name;
+  result.modulePath = spec.modulePath;
+  result.objectives = objectives;
+  result.baseline = baseline;
+  result.counts = evaluator->counts;
+  result.generationsDone = state.generation;
+  result.hypervolume = archiveHypervolume();
+
+  std::vector<size_t> front = archiveFront();
+  std::sort(front.begin(), front.end(), [&](size_t a, size_t b) {
+    return objectivesOf(state.archive[a]) < objectivesOf(state.archive[b]);
+  });
+  if (static_cast<int>(front.size()) > config.frontLimit &&
+      config.frontLimit > 0) {
+    std::vector<size_t> picked;
+    for (int i = 0; i < config.frontLimit; ++i)
+      picked.push_back(front[i * (front.size() - 1) /
+                             std::max(1, config.frontLimit - 1)]);
+    front = picked;
+  }
+  // Noise control: every member and the unmodified program itself, each
+  // interleaved with the unmodified program in one child.
+  RunRequest request;
+  request.scoreTest = true;
+  request.interleavedPairs = std::max(1, config.frontRepeats);
+  pool->setLimits(SandboxLimits{timeoutSeconds * (2 + config.frontRepeats),
+                                config.memoryBytes});
+  result.front.resize(front.size());
+  for (size_t k = 0; k < front.size(); ++k) {
+    result.front[k].individual = state.archive[front[k]];
+    BuiltVariant built = variation->build(result.front[k].individual.edits);
+    session->submit(*pool, std::move(built.module), request,
+                    [&result, k](Measurement m) {
+                      result.front[k].remeasured = std::move(m);
+                    });
+  }
+  session->submit(
+      *pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
+      request,
+      [&result](Measurement m) { result.baselineRemeasured = std::move(m); });
+  pool->wait();
+  if (result.baselineRemeasured.ok())
+    result.runtimeNoise =
+        std::max(0.02, 2 * std::fabs(1 - result.baselineRemeasured.runtimeRatio));
+
+  GEVO_RETURN_IF_ERROR(makeDirectory(path("front")));
+  std::string modelKey = modelFingerprint(session->baseline());
+  llvm::json::Array members;
+  double bestError = std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < result.front.size(); ++k) {
+    FrontMember &member = result.front[k];
+    const Measurement &search = member.individual.measurement;
+    const Measurement &again = member.remeasured;
+    member.dominatesBaseline =
+        again.ok() && dominatesBaseline(again, result.baselineRemeasured,
+                                        objectives, result.runtimeNoise);
+    member.patchPath = absl::StrFormat("front/%02d.gevo", k + 1);
+    Patch patch;
+    patch.model = modelKey;
+    auto add = [&](const std::string &key, double value, const char *format) {
+      patch.metadata.push_back({key, absl::StrFormat(format, value)});
+    };
+    for (const std::string &name : objectives)
+      add(name, objectiveValue(search, name), "%.6g");
+    add("validation_accuracy", search.validation.accuracy(), "%.4f");
+    if (again.ok()) {
+      add("runtime_ratio", again.runtimeRatio, "%.4f");
+      add("test_accuracy", again.test.accuracy(), "%.4f");
+    } else {
+      patch.metadata.push_back({"remeasured", toString(again.outcome)});
+    }
+    patch.metadata.push_back({"generation", std::to_string(member.individual.generation)});
+    patch.addComment(absl::StrFormat(
+        " front member %d of %d from %s on %s (%s, seed %d)", k + 1,
+        result.front.size(), toString(config.algorithm), spec.name,
+        absl::StrJoin(objectives, "/"), config.seed));
+    if (again.ok())
+      patch.addComment(absl::StrFormat(
+          " re-measured: run time x%.3f of the unmodified program (%d "
+          "interleaved pairs), validation %.4f (unmodified %.4f), test %.4f%s",
+          again.runtimeRatio, again.runMs.size(), again.validation.accuracy(),
+          result.baselineRemeasured.validation.accuracy(),
+          again.test.accuracy(),
+          member.dominatesBaseline ? "; dominates the unmodified program"
+                                   : ""));
+    for (const Edit &edit : member.individual.edits)
+      patch.addEdit(edit);
+    GEVO_RETURN_IF_ERROR(
+        writeFileAtomically(path(member.patchPath), printPatch(patch)));
+    if (again.ok()) {
+      double error = again.error();
+      bool preferred =
+          result.best < 0 ||
+          (member.dominatesBaseline &&
+           !result.front[result.best].dominatesBaseline) ||
+          (member.dominatesBaseline ==
+               result.front[result.best].dominatesBaseline &&
+           error < bestError);
+      if (preferred) {
+        result.best = static_cast<int>(k);
+        bestError = error;
+      }
+    }
+    llvm::json::Object entry{
+        {"patch", member.patchPath},
+        {"edits", static_cast<int64_t>(member.individual.edits.size())},
+        {"kinds", kindsOf(member.individual.edits)},
+        {"key", member.individual.key},
+        {"generation", member.individual.generation},
+        {"dominates_baseline", member.dominatesBaseline},
+    };
+    llvm::json::Object objectiveValues;
+    for (const std::string &name : objectives)
+      objectiveValues[name] = objectiveValue(search, name);
+    entry["objectives"] = std::move(objectiveValues);
+    entry["search"] = measurementValue(search);
+    llvm::json::Object remeasured{
+        {"outcome", toString(again.outcome)},
+        {"runtime_ratio", again.runtimeRatio},
+        {"median_run_ms", again.medianRunMs},
+        {"baseline_median_run_ms", again.baselineMedianRunMs},
+        {"validation_accuracy", again.validation.accuracy()},
+        {"test_accuracy", again.test.accuracy()},
+        {"detail", again.detail},
+    };
+    entry["remeasured"] = std::move(remeasured);
+    members.push_back(std::move(entry));
+  }
+  llvm::json::Object frontJson{
+      {"workload", spec.name},
+      {"algorithm", toString(config.algorithm)},
+      {"objectives", llvm::json::Array(objectives)},
+      {"hypervolume", result.hypervolume},
+      {"runtime_noise", result.runtimeNoise},
+      {"baseline",
+       llvm::json::Object{
+           {"median_run_ms", baseline.medianRunMs},
+           {"validation_accuracy", baseline.validation.accuracy()},
+           {"test_accuracy", result.baselineRemeasured.test.accuracy()},
+           {"self_ratio", result.baselineRemeasured.runtimeRatio},
+           {"static_cost", baseline.staticCost},
+           {"lowered_ops", baseline.loweredOps}}},
+      {"best", result.best < 0 ? llvm::json::Value(nullptr)
+                               : llvm::json::Value(
+                                     result.front[result.best].patchPath)},
+      {"members", std::move(members)},
+  };
+  GEVO_RETURN_IF_ERROR(writeFileAtomically(
+      path("front.json"), jsonText(llvm::json::Value(std::move(frontJson)))));
+
+  // operators.csv
+  std::map<EditKind, int64_t> inFront;
+  for (const FrontMember &member : result.front)
+    for (const Edit &edit : member.individual.edits)
+      ++inFront[edit.kind];
+  std::string csv = "operator,variants,ok,failed";
+  for (Outcome outcome : kAllOutcomes)
+    if (outcome != Outcome::Ok)
+      absl::StrAppend(&csv, ",", toString(outcome));
+  absl::StrAppend(&csv, ",edits_in_front\n");
+  for (EditKind kind : kAllEditKinds) {
+    const OperatorStats &stats = state.operators[kind];
+    int64_t failed = stats.variants - stats.ok;
+    absl::StrAppend(&csv, toString(kind), ",", stats.variants, ",", stats.ok,
+                    ",", failed);
+    for (Outcome outcome : kAllOutcomes)
+      if (outcome != Outcome::Ok) {
+        auto it = stats.failures.find(outcome);
+        absl::StrAppend(&csv, ",", it == stats.failures.end() ? 0 : it->second);
+      }
+    absl::StrAppend(&csv, ",", inFront[kind], "\n");
+  }
+  return writeFileAtomically(path("operators.csv"), csv);
+}
+
+} // namespace
+
+std::vector<double> normalizedObjectives(const Measurement &m,
+                                         const Measurement &baseline,
+                                         const std::vector<std::string> &names) {
+  std::vector<double> values;
+  for (const std::string &name : names) {
+    double value = objectiveValue(m, name);
+    if (name == "error") {
+      values.push_back(value);
+      continue;
+    }
+    double reference = 2 * objectiveValue(baseline, name);
+    values.push_back(reference > 0 ? value / reference : value);
+  }
+  return values;
+}
+
+absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
+                                       std::FILE *progress) {
+  SearchRun run(std::move(config), progress);
+  return run.run(resume);
+}
+
+absl::StatusOr<SearchConfig> loadRunConfig(const std::string &dir) {
+  std::string file = dir + "/run.json";
+  GEVO_ASSIGN_OR_RETURN(std::string text, readFile(file, "run file"));
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
+  if (!value)
+    return absl::InvalidArgumentError(absl::StrCat(
+        file, ": malformed JSON: ", llvm::toString(value.takeError())));
+  const llvm::json::Object *object = value->getAsObject();
+  const llvm::json::Value *config = object ? object->get("config") : nullptr;
+  if (!config)
+    return absl::InvalidArgumentError(file + ": no \"config\"");
+  GEVO_ASSIGN_OR_RETURN(SearchConfig parsed, configFromJson(*config, file));
+  parsed.outDir = dir;
+  return parsed;
+}
+
+std::string summarize(const SearchResult &r) {
+  std::string text;
+  const SearchConfig &c = r.config;
+  double rate = r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
+  absl::StrAppend(
+      &text,
+      absl::StrFormat("%s on %s: %d generations of %d, %d evaluations "
+                      "(%d cache hits) in %.0f s (%.1f/s), %d workers\n",
+                      toString(c.algorithm), r.workloadName, r.generationsDone,
+                      c.population, r.counts.evaluations, r.counts.cacheHits,
+                      r.searchSeconds, rate, c.workers));
+  std::string failures;
+  for (const auto &[outcome, count] : r.counts.outcomes)
+    if (outcome != Outcome::Ok && count > 0)
+      absl::StrAppend(&failures, " ", toString(outcome), "=", count);
+  if (!failures.empty())
+    absl::StrAppend(&text, "failed variants:", failures, "\n");
+  absl::StrAppend(
+      &text,
+      absl::StrFormat(
+          "unmodified: run %.2f ms, validation %.4f, test %.4f\n",
+          r.baseline.medianRunMs, r.baseline.validation.accuracy(),
+          r.baselineRemeasured.test.accuracy()));
+  absl::StrAppend(
+      &text,
+      absl::StrFormat("front: %d variants (hypervolume %.4f), re-measured "
+                      "interleaved with the unmodified program; run-time "
+                      "ratios within 1 +- %.3f count as equal\n",
+                      r.front.size(), r.hypervolume, r.runtimeNoise));
+  int dominating = 0;
+  for (size_t k = 0; k < r.front.size(); ++k) {
+    const FrontMember &m = r.front[k];
+    const Measurement &again = m.remeasured;
+    if (!again.ok()) {
+      absl::StrAppend(&text, "  ", m.patchPath, "  re-measurement ",
+                      toString(again.outcome), ": ", again.detail, "\n");
+      continue;
+    }
+    dominating += m.dominatesBaseline;
+    std::string objectivesText;
+    for (const std::string &name : r.objectives)
+      if (name != "runtime" && name != "error")
+        absl::StrAppend(&objectivesText,
+                        absl::StrFormat("  %s %.4g", name,
+                                        objectiveValue(again, name) > 0
+                                            ? objectiveValue(again, name)
+                                            : objectiveValue(
+                                                  m.individual.measurement,
+                                                  name)));
+    absl::StrAppend(
+        &text,
+        absl::StrFormat("  %s  run x%.3f  validation %.4f (%+.4f)  test "
+                        "%.4f%s  %d edits (%s)%s\n",
+                        m.patchPath, again.runtimeRatio,
+                        again.validation.accuracy(),
+                        again.validation.accuracy() -
+                            r.baselineRemeasured.validation.accuracy(),
+                        again.test.accuracy(), objectivesText,
+                        m.individual.edits.size(), kindsOf(m.individual.edits),
+                        m.dominatesBaseline ? "  dominates" : ""));
+  }
+  if (dominating > 0)
+    absl::StrAppend(&text, absl::StrFormat(
+                               "%d of %d front variants dominate the "
+                               "unmodified program on %s.\n",
+                               dominating, r.front.size(),
+                               absl::StrJoin(r.objectives, " and ")));
+  else
+    absl::StrAppend(
+        &text,
+        "No variant dominates the unmodified program within noise; the "
+        "front trades one objective for another.\n");
+  absl::StrAppend(&text, "run directory: ", c.outDir, "\n");
+  if (r.best >= 0) {
+    std::string patch = c.outDir + "/" + r.front[r.best].patchPath;
+    absl::StrAppend(
+        &text, "replay the best patch:\n  bazel run //replay:apply -- --patch=",
+        patch, " --input=", r.modulePath, " -o /tmp/variant.mlir\n",
+        "  bazel run //gevo:evaluate -- --workload=", c.workloadPath,
+        " --module=/tmp/variant.mlir\n");
+  }
+  return text;
+}
+
+} // namespace gevo

@@ -1,0 +1,169 @@
+//===- search_config.cc - Everything a search run is told, and its JSON ---===//
+
+#include "gevo/search/search_config.h"
+
+#include <cctype>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "llvm/Support/JSON.h"
+
+namespace gevo {
+namespace {
+
+llvm::json::Array strings(const std::vector<std::string> &items) {
+  llvm::json::Array array;
+  for (const std::string &item : items)
+    array.push_back(item);
+  return array;
+}
+
+std::vector<std::string> readStrings(const llvm::json::Object &object,
+                                     const char *key) {
+  std::vector<std::string> out;
+  if (const llvm::json::Array *array = object.getArray(key))
+    for (const llvm::json::Value &item : *array)
+      if (auto text = item.getAsString())
+        out.push_back(text->str());
+  return out;
+}
+
+} // namespace
+
+const char *toString(Algorithm algorithm) {
+  return algorithm == Algorithm::Nsga2 ? "nsga2" : "random";
+}
+
+absl::StatusOr<double> parseDuration(const std::string &text) {
+  if (text.empty())
+    return absl::InvalidArgumentError("empty duration");
+  double total = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t start = i;
+    while (i < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+      ++i;
+    if (start == i)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bad duration '", text, "' (expected e.g. 30m, 90s, 2h, 1h30m)"));
+    double number = std::stod(text.substr(start, i - start));
+    char unit = i < text.size() ? text[i++] : 's';
+    switch (unit) {
+    case 's':
+      total += number;
+      break;
+    case 'm':
+      total += number * 60;
+      break;
+    case 'h':
+      total += number * 3600;
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bad duration '", text, "': unit '", std::string(1, unit),
+          "' (expected s, m or h)"));
+    }
+  }
+  return total;
+}
+
+llvm::json::Value toJson(const SearchConfig &c) {
+  llvm::json::Array operators;
+  for (EditKind kind : c.operators)
+    operators.push_back(toString(kind));
+  return llvm::json::Object{
+      {"workload", c.workloadPath},
+      {"out", c.outDir},
+      {"objectives", strings(c.objectives)},
+      {"algorithm", toString(c.algorithm)},
+      {"population", c.population},
+      {"generations", c.generations},
+      {"budget_s", c.budgetSeconds},
+      {"crossover_rate", c.crossoverRate},
+      {"mutation_rate", c.mutationRate},
+      {"remove_rate", c.removeRate},
+      {"initial_edits", c.initialEdits},
+      {"max_random_edits", c.maxRandomEdits},
+      {"seed", static_cast<int64_t>(c.seed)},
+      {"workers", c.workers},
+      {"timeout_s", c.timeoutSeconds},
+      {"memory_bytes", c.memoryBytes},
+      {"operators", std::move(operators)},
+      {"functions", strings(c.functions)},
+      {"op_prefixes", strings(c.opPrefixes)},
+      {"pipeline", c.evaluation.pipeline},
+      {"llvm_pipeline", c.evaluation.codegen.llvmPipeline},
+      {"opt_level", c.evaluation.codegen.optLevel},
+      {"warmup", c.evaluation.warmup},
+      {"repeats", c.evaluation.repeats},
+      {"front_repeats", c.frontRepeats},
+      {"front_limit", c.frontLimit},
+      {"import_cache", c.importCache},
+  };
+}
+
+absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
+                                            const std::string &source) {
+  const llvm::json::Object *o = value.getAsObject();
+  if (!o)
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": the config is not a JSON object"));
+  SearchConfig c;
+  auto str = [&](const char *key, std::string &out) {
+    if (auto v = o->getString(key))
+      out = v->str();
+  };
+  auto num = [&](const char *key, double &out) {
+    if (auto v = o->getNumber(key))
+      out = *v;
+  };
+  auto integer = [&](const char *key, auto &out) {
+    if (auto v = o->getInteger(key))
+      out = static_cast<std::remove_reference_t<decltype(out)>>(*v);
+  };
+  str("workload", c.workloadPath);
+  str("out", c.outDir);
+  c.objectives = readStrings(*o, "objectives");
+  std::string algorithm = "nsga2";
+  str("algorithm", algorithm);
+  if (algorithm != "nsga2" && algorithm != "random")
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": unknown algorithm '", algorithm, "'"));
+  c.algorithm = algorithm == "nsga2" ? Algorithm::Nsga2 : Algorithm::Random;
+  integer("population", c.population);
+  integer("generations", c.generations);
+  num("budget_s", c.budgetSeconds);
+  num("crossover_rate", c.crossoverRate);
+  num("mutation_rate", c.mutationRate);
+  num("remove_rate", c.removeRate);
+  integer("initial_edits", c.initialEdits);
+  integer("max_random_edits", c.maxRandomEdits);
+  integer("seed", c.seed);
+  integer("workers", c.workers);
+  num("timeout_s", c.timeoutSeconds);
+  integer("memory_bytes", c.memoryBytes);
+  if (o->getArray("operators")) {
+    c.operators.clear();
+    for (const std::string &name : readStrings(*o, "operators")) {
+      std::optional<EditKind> kind = parseEditKind(name);
+      if (!kind)
+        return absl::InvalidArgumentError(
+            absl::StrCat(source, ": unknown operator '", name, "'"));
+      c.operators.push_back(*kind);
+    }
+  }
+  c.functions = readStrings(*o, "functions");
+  c.opPrefixes = readStrings(*o, "op_prefixes");
+  str("pipeline", c.evaluation.pipeline);
+  str("llvm_pipeline", c.evaluation.codegen.llvmPipeline);
+  integer("opt_level", c.evaluation.codegen.optLevel);
+  integer("warmup", c.evaluation.warmup);
+  integer("repeats", c.evaluation.repeats);
+  integer("front_repeats", c.frontRepeats);
+  integer("front_limit", c.frontLimit);
+  str("import_cache", c.importCache);
+  return c;
+}
+
+} // namespace gevo

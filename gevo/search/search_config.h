@@ -1,0 +1,78 @@
+//===- search_config.h - Everything a search run is told, and its JSON ----===//
+//
+// The settings of one run: workload, objectives, algorithm and its rates,
+// budget, evaluation limits and the mutation filters. Written to run.json so
+// that --resume continues the run with the settings it started with.
+// No MLIR here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_SEARCH_SEARCH_CONFIG_H
+#define GEVO_SEARCH_SEARCH_CONFIG_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/eval/evaluator.h"
+#include "gevo/ir/edit.h"
+
+namespace llvm::json {
+class Value;
+} // namespace llvm::json
+
+namespace gevo {
+
+enum class Algorithm { Nsga2, Random };
+
+struct SearchConfig {
+  std::string workloadPath;
+  std::string outDir;
+  /// Empty: the workload's objectives.
+  std::vector<std::string> objectives;
+  Algorithm algorithm = Algorithm::Nsga2;
+  int population = 16;
+  /// Generations after the initial population (each evaluates `population`
+  /// new variants; random search evaluates as many per generation).
+  int generations = 1000;
+  /// Wall-clock budget for the search (not the final re-measurement); 0:
+  /// none.
+  double budgetSeconds = 120;
+  double crossoverRate = 0.8;
+  double mutationRate = 0.9;
+  /// Of mutations, how many remove an edit instead of adding one.
+  double removeRate = 0.2;
+  /// Initial lists hold 1..initialEdits edits; random search draws lists of
+  /// 1..maxRandomEdits.
+  int initialEdits = 2;
+  int maxRandomEdits = 4;
+  uint64_t seed = 1;
+  int workers = 0; // 0: one per core
+  double timeoutSeconds = 0; // 0: derived from the unmodified program
+  int64_t memoryBytes = int64_t(4) << 30;
+  std::vector<EditKind> operators = {std::begin(kAllEditKinds),
+                                     std::end(kAllEditKinds)};
+  std::vector<std::string> functions;
+  std::vector<std::string> opPrefixes;
+  EvaluationOptions evaluation;
+  /// Noise control: interleaved runs per front member when reporting.
+  int frontRepeats = 10;
+  /// Most front members re-measured and written out.
+  int frontLimit = 24;
+  /// Another run's cache.jsonl to start from.
+  std::string importCache;
+};
+
+const char *toString(Algorithm algorithm);
+
+/// "30m", "90s", "2h", "1h30m", "45" (seconds).
+absl::StatusOr<double> parseDuration(const std::string &text);
+
+llvm::json::Value toJson(const SearchConfig &config);
+/// `source` names the file in errors.
+absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
+                                            const std::string &source);
+
+} // namespace gevo
+
+#endif // GEVO_SEARCH_SEARCH_CONFIG_H

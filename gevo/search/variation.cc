@@ -1,0 +1,66 @@
+//===- variation.cc - Edit lists made, changed and built into variants ----===//
+
+#include "gevo/search/variation.h"
+
+#include "gevo/ir/apply_edit.h"
+
+namespace gevo {
+
+BuiltVariant Variation::build(const std::vector<Edit> &edits) const {
+  BuiltVariant built;
+  built.module = baseline.clone();
+  for (const Edit &edit : edits) {
+    // applyEdit may leave a module half-edited on failure: try on a copy.
+    mlir::OwningOpRef<mlir::ModuleOp> attempt(built.module->clone());
+    if (applyEdit(*attempt, edit).ok()) {
+      built.module = std::move(attempt);
+      built.edits.push_back(edit);
+    } else {
+      ++built.dropped;
+    }
+  }
+  return built;
+}
+
+absl::Status Variation::addEdit(mlir::ModuleOp variant,
+                                std::vector<Edit> &edits,
+                                std::mt19937_64 &rng) const {
+  absl::StatusOr<Edit> edit = proposeAnyEdit(variant, options, rng);
+  if (!edit.ok())
+    return edit.status();
+  edits.push_back(*edit);
+  return absl::OkStatus();
+}
+
+std::vector<Edit> Variation::randomList(int length,
+                                        std::mt19937_64 &rng) const {
+  std::vector<Edit> edits;
+  mlir::OwningOpRef<mlir::ModuleOp> module(baseline.clone());
+  for (int i = 0; i < length; ++i) {
+    if (!addEdit(*module, edits, rng).ok())
+      break;
+    if (!applyEdit(*module, edits.back()).ok()) {
+      edits.pop_back();
+      break;
+    }
+  }
+  return edits;
+}
+
+std::vector<Edit> Variation::mutate(const std::vector<Edit> &edits,
+                                    double removeRate,
+                                    std::mt19937_64 &rng) const {
+  std::vector<Edit> out = edits;
+  if (!out.empty() &&
+      std::uniform_real_distribution<double>(0, 1)(rng) < removeRate) {
+    out.erase(out.begin() +
+              std::uniform_int_distribution<size_t>(0, out.size() - 1)(rng));
+    return out;
+  }
+  BuiltVariant built = build(out);
+  out = std::move(built.edits);
+  (void)addEdit(*built.module, out, rng);
+  return out;
+}
+
+} // namespace gevo

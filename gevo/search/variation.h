@@ -1,0 +1,64 @@
+//===- variation.h - Edit lists made, changed and built into variants -----===//
+//
+// The genome side of the search: an individual is an ordered list of
+// resolved edits. Variation builds one into a module (clone the baseline,
+// apply the edits in order, dropping those that no longer apply, as they may
+// after crossover), draws random lists, and mutates a list by adding an edit
+// proposed on the module the list produces, or by removing one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_SEARCH_VARIATION_H
+#define GEVO_SEARCH_VARIATION_H
+
+#include <random>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/ir/edit.h"
+#include "gevo/ir/mutation.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace gevo {
+
+struct BuiltVariant {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// The edits that applied, in order (the individual's genome from now on).
+  std::vector<Edit> edits;
+  int dropped = 0;
+};
+
+class Variation {
+public:
+  Variation(mlir::ModuleOp baseline, MutationOptions options)
+      : baseline(baseline), options(std::move(options)) {}
+
+  /// Applies `edits` to a clone of the baseline, leaving out any that does
+  /// not apply to the module as the earlier ones left it.
+  BuiltVariant build(const std::vector<Edit> &edits) const;
+
+  /// Appends one edit proposed on `variant` (which it leaves unchanged) to
+  /// `edits`. Fails when no operator finds a valid edit.
+  absl::Status addEdit(mlir::ModuleOp variant, std::vector<Edit> &edits,
+                       std::mt19937_64 &rng) const;
+
+  /// A list of `length` edits, each proposed on the module the previous ones
+  /// produced (shorter when proposals run out).
+  std::vector<Edit> randomList(int length, std::mt19937_64 &rng) const;
+
+  /// Mutation: with probability `removeRate` (and a non-empty list) drops a
+  /// random edit, otherwise adds one.
+  std::vector<Edit> mutate(const std::vector<Edit> &edits, double removeRate,
+                           std::mt19937_64 &rng) const;
+
+  const MutationOptions &mutationOptions() const { return options; }
+
+private:
+  mutable mlir::ModuleOp baseline; // an op handle: cloning it is not const
+
+  MutationOptions options;
+};
+
+} // namespace gevo
+
+#endif // GEVO_SEARCH_VARIATION_H

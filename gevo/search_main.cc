@@ -1,0 +1,326 @@
+//===- search_main.cc - gevo-search: evolve edits to a workload's MLIR ----===//
+//
+//   bazel run //gevo:search                       # digits MLP training, ~2 min
+//   bazel run //gevo:search -- --workload=W --budget=30m --out=runs/w1
+//   bazel run //gevo:search -- --resume=runs/w1   # after a crash or kill
+//   bazel run //gevo:search -- --explore=single_edits.csv
+//
+// Parses flags and calls gevo/search. Exit codes: 0 done, 2 bad input, 1 an
+// internal failure.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdio>
+#include <ctime>
+#include <sys/stat.h>
+#include <string>
+
+#include "absl/strings/str_split.h"
+#include "gevo/eval/jit.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/search/explore.h"
+#include "gevo/search/search.h"
+#include "gevo/support/tool_errors.h"
+#include "gevo/support/tool_paths.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace {
+
+namespace cl = llvm::cl;
+cl::OptionCategory category("gevo-search options");
+
+cl::opt<std::string> workload(
+    "workload",
+    cl::desc("Workload to search: a directory holding workload.json, or the "
+             "file itself (default: the embedded digits MLP training "
+             "workload)"),
+    cl::value_desc("path"), cl::cat(category));
+cl::opt<std::string>
+    out("out",
+        cl::desc("Run directory to write: front/*.gevo, front.json, "
+                 "history.csv, run.json, operators.csv, cache.jsonl, "
+                 "checkpoint.json (default: gevo-runs/<workload>-<time>)"),
+        cl::value_desc("dir"), cl::cat(category));
+cl::opt<std::string>
+    resume("resume",
+           cl::desc("Continue the run in this directory from its last "
+                    "checkpoint, with the settings it started with "
+                    "(--budget, --generations and --workers may be given "
+                    "again to change them)"),
+           cl::value_desc("dir"), cl::cat(category));
+cl::opt<std::string> objectives(
+    "objectives",
+    cl::desc("Comma-separated objectives, all minimised: runtime (median run "
+             "ms), error (1 - validation accuracy), static_cost (estimated "
+             "scalar operations executed; deterministic), lowered_ops (LLVM "
+             "dialect ops after lowering; deterministic). Default: the "
+             "workload's"),
+    cl::value_desc("list"), cl::cat(category));
+cl::opt<std::string> algorithm(
+    "algorithm",
+    cl::desc("nsga2 (default), or random: random edit lists with the same "
+             "evaluation budget, the baseline a search must beat"),
+    cl::init("nsga2"), cl::cat(category));
+cl::opt<int> population("population",
+                        cl::desc("Individuals per generation (default 16)"),
+                        cl::init(16), cl::cat(category));
+cl::opt<int> generations(
+    "generations",
+    cl::desc("Generations after the initial population (default 1000: the "
+             "budget usually ends the run first)"),
+    cl::init(1000), cl::cat(category));
+cl::opt<std::string> budget(
+    "budget",
+    cl::desc("Wall-clock budget for the search, e.g. 90s, 30m, 2h; 0 for "
+             "none. The front is re-measured after it (default 2m)"),
+    cl::init("2m"), cl::cat(category));
+cl::opt<double> crossoverRate("crossover-rate",
+                              cl::desc("Chance a pair of parents is crossed "
+                                       "(default 0.8)"),
+                              cl::init(0.8), cl::cat(category));
+cl::opt<double> mutationRate(
+    "mutation-rate", cl::desc("Chance a child is mutated (default 0.9)"),
+    cl::init(0.9), cl::cat(category));
+cl::opt<double> removeRate(
+    "remove-rate",
+    cl::desc("Chance a mutation removes an edit instead of adding one "
+             "(default 0.2)"),
+    cl::init(0.2), cl::cat(category));
+cl::opt<int> initialEdits(
+    "initial-edits",
+    cl::desc("Initial individuals hold 1..N edits (default 2)"), cl::init(2),
+    cl::cat(category));
+cl::opt<int> maxRandomEdits(
+    "max-random-edits",
+    cl::desc("Random search draws lists of 1..N edits (default 4)"),
+    cl::init(4), cl::cat(category));
+cl::opt<uint64_t> seed("seed", cl::desc("Random seed (default 1)"),
+                       cl::init(1), cl::cat(category));
+cl::opt<int> workers(
+    "workers",
+    cl::desc("Variants evaluated at once, each in its own process (default: "
+             "one per core)"),
+    cl::init(0), cl::cat(category));
+cl::opt<std::string> timeout(
+    "timeout",
+    cl::desc("Time limit per variant, e.g. 5s (default: 5x the unmodified "
+             "program's compile and run time, at least 2 s)"),
+    cl::init(""), cl::cat(category));
+cl::opt<std::string> memoryLimit(
+    "memory-limit",
+    cl::desc("Memory a variant may allocate, e.g. 512M, 4G (default 4G)"),
+    cl::init("4G"), cl::cat(category));
+cl::opt<std::string> operators(
+    "operators",
+    cl::desc("Comma-separated mutation operators: delete, copy, move, swap, "
+             "replace, operand, constant (default: all)"),
+    cl::init("delete,copy,move,swap,replace,operand,constant"),
+    cl::cat(category));
+cl::opt<std::string> functions(
+    "functions", cl::desc("Only mutate ops in these functions (comma-separated)"),
+    cl::init(""), cl::cat(category));
+cl::opt<std::string> ops(
+    "ops",
+    cl::desc("Only target ops whose name starts with one of these "
+             "(comma-separated, e.g. 'arith.mulf,linalg.matmul')"),
+    cl::init(""), cl::cat(category));
+cl::opt<std::string> dialects(
+    "dialects",
+    cl::desc("Only target ops of these dialects (comma-separated, e.g. "
+             "'arith,linalg'); combined with --ops, an op matching either "
+             "is a target"),
+    cl::init(""), cl::cat(category));
+cl::opt<std::string> pipeline(
+    "pipeline",
+    cl::desc("MLIR pass pipeline lowering each variant to the LLVM dialect "
+             "(mlir-opt syntax; default: the CPU pipeline of //gevo:evaluate)"),
+    cl::init(""), cl::cat(category));
+cl::opt<std::string> llvmPipeline(
+    "llvm-pipeline", cl::desc("LLVM IR passes before codegen; empty for none"),
+    cl::init(gevo::kDefaultLlvmPipeline), cl::cat(category));
+cl::opt<int> optLevel("opt-level", cl::desc("Machine codegen level, 0..3"),
+                      cl::init(2), cl::cat(category));
+cl::opt<int> warmup(
+    "warmup",
+    cl::desc("Untimed runs per variant before timing (default: the "
+             "workload's)"),
+    cl::init(-1), cl::cat(category));
+cl::opt<int> repeats(
+    "repeats",
+    cl::desc("Timed runs per variant; the median is the run time (default: "
+             "the workload's)"),
+    cl::init(-1), cl::cat(category));
+cl::opt<int> frontRepeats(
+    "front-repeats",
+    cl::desc("Noise control: runs of each front variant interleaved with the "
+             "unmodified program when reporting (default 10)"),
+    cl::init(10), cl::cat(category));
+cl::opt<int> frontLimit(
+    "front-limit",
+    cl::desc("Most front variants re-measured and written (default 24)"),
+    cl::init(24), cl::cat(category));
+cl::opt<std::string> importCache(
+    "cache",
+    cl::desc("Start from another run's fitness cache (its cache.jsonl); "
+             "equal variants are not evaluated again"),
+    cl::value_desc("file"), cl::init(""), cl::cat(category));
+cl::opt<std::string> exploreCsv(
+    "explore",
+    cl::desc("Instead of searching, measure one edit per (operator, target "
+             "op) on the unmodified program and write them to this CSV"),
+    cl::value_desc("file.csv"), cl::init(""), cl::cat(category));
+cl::opt<bool> quiet("quiet", cl::desc("No progress output"),
+                    cl::cat(category));
+
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> out;
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty()))
+    out.emplace_back(item);
+  return out;
+}
+
+bool parseBytes(const std::string &text, int64_t &bytes) {
+  if (text.empty())
+    return false;
+  char *end = nullptr;
+  double number = std::strtod(text.c_str(), &end);
+  std::string unit(end);
+  double scale = unit.empty() || unit == "B"   ? 1
+                 : unit == "K" || unit == "KB" ? 1024.0
+                 : unit == "M" || unit == "MB" ? 1024.0 * 1024
+                 : unit == "G" || unit == "GB" ? 1024.0 * 1024 * 1024
+                                               : -1;
+  if (scale < 0 || number < 0)
+    return false;
+  bytes = static_cast<int64_t>(number * scale);
+  return true;
+}
+
+std::string defaultOutDir(const std::string &workloadName) {
+  char stamp[32];
+  std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
+  return gevo::resolveUserPath("gevo-runs/" + workloadName + "-" + stamp);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "gevo-search: evolve edits to a workload's MLIR with NSGA-II and "
+          "write the Pareto front as replayable patches.\n",
+          &llvm::errs()))
+    return 2;
+  gevo::SearchConfig config;
+  bool resuming = !resume.empty();
+  if (resuming) {
+    absl::StatusOr<gevo::SearchConfig> loaded =
+        gevo::loadRunConfig(gevo::resolveUserPath(resume));
+    if (!loaded.ok())
+      return gevo::reportBadInput(std::string(loaded.status().message()));
+    config = *loaded;
+  } else {
+    config.workloadPath = workload.empty()
+                              ? gevo::findRunfile("testdata/digits_mlp_train")
+                              : gevo::resolveUserPath(workload);
+    config.objectives = splitList(objectives);
+    if (algorithm != "nsga2" && algorithm != "random")
+      return gevo::reportBadInput("--algorithm must be nsga2 or random");
+    config.algorithm = algorithm == "nsga2" ? gevo::Algorithm::Nsga2
+                                            : gevo::Algorithm::Random;
+    config.population = population;
+    config.crossoverRate = crossoverRate;
+    config.mutationRate = mutationRate;
+    config.removeRate = removeRate;
+    config.initialEdits = initialEdits;
+    config.maxRandomEdits = maxRandomEdits;
+    config.seed = seed;
+    if (!timeout.empty()) {
+      absl::StatusOr<double> seconds = gevo::parseDuration(timeout);
+      if (!seconds.ok())
+        return gevo::reportBadInput("--timeout: " +
+                                    std::string(seconds.status().message()));
+      config.timeoutSeconds = *seconds;
+    }
+    if (!parseBytes(memoryLimit, config.memoryBytes))
+      return gevo::reportBadInput("--memory-limit: expected e.g. 512M or 4G, got '" +
+                                  memoryLimit + "'");
+    absl::StatusOr<std::vector<gevo::EditKind>> kinds =
+        gevo::parseEditKinds(operators);
+    if (!kinds.ok())
+      return gevo::reportBadInput("--operators: " +
+                                  std::string(kinds.status().message()));
+    config.operators = *kinds;
+    config.functions = splitList(functions);
+    config.opPrefixes = splitList(ops);
+    for (const std::string &dialect : splitList(dialects))
+      config.opPrefixes.push_back(dialect + ".");
+    config.evaluation.pipeline = pipeline;
+    config.evaluation.codegen.llvmPipeline = llvmPipeline;
+    if (optLevel < 0 || optLevel > 3)
+      return gevo::reportBadInput("--opt-level must be 0, 1, 2 or 3");
+    config.evaluation.codegen.optLevel = optLevel;
+    config.evaluation.warmup = warmup;
+    config.evaluation.repeats = repeats;
+    config.frontRepeats = frontRepeats;
+    config.frontLimit = frontLimit;
+    config.importCache =
+        importCache.empty() ? "" : gevo::resolveUserPath(importCache);
+  }
+  // These may change on resume.
+  if (!resuming || generations.getNumOccurrences())
+    config.generations = generations;
+  if (!resuming || budget.getNumOccurrences()) {
+    absl::StatusOr<double> seconds = gevo::parseDuration(budget);
+    if (!seconds.ok())
+      return gevo::reportBadInput("--budget: " +
+                                  std::string(seconds.status().message()));
+    config.budgetSeconds = *seconds;
+  }
+  if (!resuming || workers.getNumOccurrences())
+    config.workers = workers;
+  if (config.population < 2)
+    return gevo::reportBadInput("--population must be at least 2");
+  if (config.crossoverRate < 0 || config.crossoverRate > 1 ||
+      config.mutationRate < 0 || config.mutationRate > 1 ||
+      config.removeRate < 0 || config.removeRate > 1)
+    return gevo::reportBadInput("rates must lie in [0, 1]");
+
+  std::FILE *progress = quiet ? nullptr : stderr;
+  if (!exploreCsv.empty()) {
+    absl::StatusOr<gevo::ExploreSummary> summary = gevo::explore(
+        config, gevo::resolveUserPath(exploreCsv), progress);
+    if (!summary.ok())
+      return gevo::reportBadInput(std::string(summary.status().message()));
+    llvm::outs() << "explore: " << summary->proposed << " single edits of "
+                 << summary->targets << " (operator, op) pairs, "
+                 << summary->ok << " ok, in "
+                 << static_cast<int>(summary->seconds) << " s; wrote "
+                 << gevo::resolveUserPath(exploreCsv) << "\n";
+    return 0;
+  }
+  if (resuming) {
+    config.outDir = gevo::resolveUserPath(resume);
+  } else if (!out.empty()) {
+    config.outDir = gevo::resolveUserPath(out);
+  } else {
+    absl::StatusOr<gevo::WorkloadSpec> spec =
+        gevo::loadWorkloadSpec(config.workloadPath);
+    if (!spec.ok())
+      return gevo::reportBadInput(std::string(spec.status().message()));
+    std::string runs = gevo::resolveUserPath("gevo-runs");
+    ::mkdir(runs.c_str(), 0755);
+    config.outDir = defaultOutDir(spec->name);
+  }
+  absl::StatusOr<gevo::SearchResult> result =
+      gevo::runSearch(config, resuming, progress);
+  if (!result.ok()) {
+    int code = gevo::reportBadInput(std::string(result.status().message()));
+    return absl::IsInternal(result.status()) ? 1 : code;
+  }
+  llvm::outs() << gevo::summarize(*result);
+  return 0;
+}
