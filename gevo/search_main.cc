@@ -73,8 +73,8 @@ cl::opt<int> generations(
 cl::opt<std::string> budget(
     "budget",
     cl::desc("Wall-clock budget for the search, e.g. 90s, 30m, 2h; 0 for "
-             "none. The front is re-measured after it (default 2m)"),
-    cl::init("2m"), cl::cat(category));
+             "none. The front is re-measured after it (default 90s)"),
+    cl::init("90s"), cl::cat(category));
 cl::opt<double> crossoverRate("crossover-rate",
                               cl::desc("Chance a pair of parents is crossed "
                                        "(default 0.8)"),

@@ -3,6 +3,7 @@
 #include "gevo/eval/jit.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <set>
 
 #include "absl/status/status.h"
@@ -121,8 +122,11 @@ absl::StatusOr<HostTensor> readDescriptor(const int64_t *words,
   return tensor;
 }
 
+// Zero-filled, so that a variant reading memory it never wrote (a deleted
+// fill, say) gives the same answer in every process: results must not depend
+// on what the parent's heap held when it forked.
 void *guardedMalloc(size_t size) {
-  void *pointer = std::malloc(size);
+  void *pointer = std::calloc(1, size);
   if (!pointer && size != 0)
     exitOnAllocationFailure();
   return pointer;
@@ -139,6 +143,8 @@ void *guardedAlignedAlloc(size_t alignment, size_t size) {
   void *pointer = std::aligned_alloc(alignment, size);
   if (!pointer && size != 0)
     exitOnAllocationFailure();
+  if (pointer)
+    std::memset(pointer, 0, size);
   return pointer;
 }
 

@@ -34,9 +34,10 @@ struct CodegenOptions {
   /// Machine codegen level, 0..3.
   int optLevel = 2;
   /// Route the compiled code's malloc/calloc/aligned_alloc through a guard
-  /// that ends the process with kOutOfMemoryExitCode when an allocation
-  /// fails, instead of letting the code write through a null pointer. Only
-  /// for code running in a sandbox child.
+  /// that zero-fills what it returns (so uninitialised reads are
+  /// reproducible) and ends the process with kOutOfMemoryExitCode when an
+  /// allocation fails, instead of letting the code write through a null
+  /// pointer. Only for code running in a sandbox child.
   bool guardAllocations = false;
 };
 

@@ -1,0 +1,173 @@
+//===- search_test.cc - Search runs: determinism, resume, cache -----------===//
+//
+// Small searches on the digits prediction workload with deterministic
+// objectives (static cost, error), so that fronts can be compared exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gevo/search/search.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "gevo/eval/variant_session.h"
+#include "gevo/ir/apply_edit.h"
+#include "gevo/ir/op_address.h"
+#include "gevo/search/batch_evaluator.h"
+#include "gevo/search/fitness_cache.h"
+#include "gevo/search/variation.h"
+#include "gevo/support/tool_paths.h"
+#include "gtest/gtest.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "replay/patch.h"
+
+namespace gevo {
+namespace {
+
+std::string scratch(const std::string &name) {
+  const char *root = std::getenv("TEST_TMPDIR");
+  std::string dir = std::string(root ? root : "/tmp") + "/" + name;
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+SearchConfig smallConfig(const std::string &out, int workers,
+                         int generations) {
+  SearchConfig c;
+  c.workloadPath = findRunfile("testdata/digits_mlp_predict");
+  c.outDir = out;
+  c.objectives = {"static_cost", "error"};
+  c.population = 6;
+  c.generations = generations;
+  c.budgetSeconds = 0;
+  c.seed = 11;
+  c.workers = workers;
+  c.timeoutSeconds = 20;
+  c.evaluation.warmup = 0;
+  c.evaluation.repeats = 1;
+  c.frontRepeats = 1;
+  c.frontLimit = 50;
+  return c;
+}
+
+/// The front as comparable text: each member's edits and objectives.
+std::vector<std::string> frontText(const SearchResult &result) {
+  std::vector<std::string> out;
+  for (const FrontMember &member : result.front) {
+    std::string text;
+    for (const Edit &edit : member.individual.edits)
+      text += printEdit(edit) + "\n";
+    for (const std::string &name : result.objectives)
+      text += name + "=" +
+              std::to_string(objectiveValue(member.individual.measurement, name)) +
+              "\n";
+    out.push_back(text);
+  }
+  return out;
+}
+
+TEST(SearchTest, SameFrontWithOneOrTwoWorkersAndAfterResume) {
+  absl::StatusOr<SearchResult> two =
+      runSearch(smallConfig(scratch("two"), 2, 3), false, nullptr);
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_EQ(two->generationsDone, 3);
+  ASSERT_FALSE(two->front.empty());
+  EXPECT_GT(two->counts.evaluations, 6);
+
+  absl::StatusOr<SearchResult> one =
+      runSearch(smallConfig(scratch("one"), 1, 3), false, nullptr);
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_EQ(frontText(*one), frontText(*two));
+
+  // Interrupted after generation 1, then resumed to 3.
+  std::string dir = scratch("resumed");
+  absl::StatusOr<SearchResult> first =
+      runSearch(smallConfig(dir, 2, 1), false, nullptr);
+  ASSERT_TRUE(first.ok()) << first.status();
+  absl::StatusOr<SearchConfig> config = loadRunConfig(dir);
+  ASSERT_TRUE(config.ok()) << config.status();
+  config->generations = 3;
+  absl::StatusOr<SearchResult> resumed = runSearch(*config, true, nullptr);
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  EXPECT_EQ(resumed->generationsDone, 3);
+  EXPECT_EQ(frontText(*resumed), frontText(*two));
+
+  // A run directory is not overwritten by a new run.
+  absl::StatusOr<SearchResult> again =
+      runSearch(smallConfig(dir, 2, 1), false, nullptr);
+  EXPECT_FALSE(again.ok());
+
+  // Starting from the first run's cache, nothing is evaluated again.
+  SearchConfig cached = smallConfig(scratch("cached"), 2, 3);
+  cached.importCache = two->config.outDir + "/cache.jsonl";
+  absl::StatusOr<SearchResult> fromCache = runSearch(cached, false, nullptr);
+  ASSERT_TRUE(fromCache.ok()) << fromCache.status();
+  EXPECT_EQ(fromCache->counts.evaluations, 0);
+  EXPECT_GT(fromCache->counts.cacheHits, 0);
+  EXPECT_EQ(frontText(*fromCache), frontText(*two));
+
+  // The written front replays: each patch parses and names the model.
+  for (const FrontMember &member : two->front) {
+    absl::StatusOr<Patch> patch =
+        loadPatch(two->config.outDir + "/" + member.patchPath);
+    ASSERT_TRUE(patch.ok()) << patch.status();
+    EXPECT_EQ(patch->edits(), member.individual.edits);
+  }
+}
+
+TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
+  absl::StatusOr<WorkloadSpec> spec =
+      loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EvaluationOptions options;
+  options.warmup = 0;
+  options.repeats = 1;
+  auto session = EvaluationSession::create(*spec, options);
+  ASSERT_TRUE(session.ok()) << session.status();
+  mlir::ModuleOp baseline = (*session)->baseline();
+
+  // The learning rate set to 0.5 and back to 0.01: the same program as
+  // the unmodified one, by another edit list.
+  AddressIndex index(baseline);
+  mlir::Operation *lr = nullptr;
+  for (mlir::Operation *op : index.ops())
+    if (!lr && index.refOf(op)->opName == "arith.constant")
+      lr = op;
+  ASSERT_NE(lr, nullptr);
+  Edit up{EditKind::Constant, *index.refOf(lr), {}, "0.5", {}};
+  mlir::OwningOpRef<mlir::ModuleOp> changed(baseline.clone());
+  ASSERT_TRUE(applyEdit(*changed, up).ok());
+  AddressIndex changedIndex(*changed);
+  OpRef changedLr = *changedIndex.refOf(changedIndex.ops()[index.ops().size() -
+                                                           index.ops().size()]);
+  for (mlir::Operation *op : changedIndex.ops())
+    if (changedIndex.refOf(op)->opName == "arith.constant") {
+      changedLr = *changedIndex.refOf(op);
+      break;
+    }
+  Edit back{EditKind::Constant, changedLr, {}, "0.01", {}};
+
+  Variation variation(baseline, MutationOptions());
+  FitnessCache cache;
+  SandboxPool pool(2, SandboxLimits{30, int64_t(4) << 30});
+  BatchEvaluator evaluator(**session, pool, cache, variation);
+  std::vector<Individual> batch(4);
+  batch[1].edits = {up, back};
+  batch[2].edits = {up};
+  batch[3].edits = {up};
+  evaluator.evaluate(batch);
+  EXPECT_EQ(batch[0].key, batch[1].key);
+  EXPECT_NE(batch[0].key, batch[2].key);
+  EXPECT_EQ(batch[2].key, batch[3].key);
+  EXPECT_EQ(evaluator.counts.evaluations, 2); // unmodified, and lr = 0.5
+  EXPECT_EQ(evaluator.counts.cacheHits, 2);
+  for (const Individual &individual : batch)
+    EXPECT_TRUE(individual.feasible()) << individual.measurement.detail;
+  EXPECT_EQ(batch[0].measurement.validation.correct,
+            batch[1].measurement.validation.correct);
+  EXPECT_NE(batch[0].measurement.validation.correct,
+            batch[2].measurement.validation.correct);
+}
+
+} // namespace
+} // namespace gevo

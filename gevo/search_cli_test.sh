@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# gevo-search end to end: --help, bad input, a run killed with SIGKILL and
+# resumed gives the uninterrupted run's front (deterministic objectives), and
+# the best patch replays to a module whose evaluation matches its recorded
+# fitness.
+set -euo pipefail
+search="$1"
+apply="$2"
+evaluate="$3"
+workload=testdata/digits_mlp_predict
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+help=$("$search" --help)
+for flag in workload out resume objectives algorithm population generations \
+            budget crossover-rate mutation-rate seed workers timeout \
+            memory-limit operators functions ops dialects explore cache \
+            front-repeats; do
+  grep -q -- "--$flag" <<<"$help" || fail "--help does not explain --$flag"
+done
+
+set +e
+"$search" --workload=/nonexistent --quiet >/dev/null 2>"$tmp/err"
+code=$?
+set -e
+[[ $code == 2 ]] || fail "a missing workload should exit 2, got $code"
+[[ $(wc -l <"$tmp/err") == 1 ]] || fail "expected one error line: $(cat "$tmp/err")"
+set +e
+"$search" --workload=$workload --objectives=runtime,speed --quiet >/dev/null 2>"$tmp/err"
+code=$?
+set -e
+[[ $code == 2 ]] && grep -q "unknown objective 'speed'" "$tmp/err" ||
+  fail "bad objective: $code $(cat "$tmp/err")"
+
+flags=(--workload=$workload --objectives=static_cost,error --population=6
+       --generations=5 --budget=0 --seed=5 --workers=2 --warmup=0 --repeats=1
+       --front-repeats=1 --timeout=20s --quiet)
+
+"$search" "${flags[@]}" --out="$tmp/whole" >"$tmp/whole.txt"
+grep -q "front:" "$tmp/whole.txt" || fail "no front in the summary"
+for f in front.json history.csv run.json operators.csv cache.jsonl checkpoint.json; do
+  [[ -s "$tmp/whole/$f" ]] || fail "run directory lacks $f"
+done
+ls "$tmp/whole/front/"*.gevo >/dev/null || fail "no front patches"
+
+# The same run, killed with SIGKILL once a generation has been checkpointed.
+"$search" "${flags[@]}" --out="$tmp/killed" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+  if [[ -f "$tmp/killed/checkpoint.json" ]] &&
+     grep -q '"generation":[1-9]' "$tmp/killed/checkpoint.json"; then
+    break
+  fi
+  sleep 0.1
+done
+kill -9 $pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+grep -q '"generation":[1-4],' "$tmp/killed/checkpoint.json" ||
+  echo "note: the run ended before it could be killed mid-way"
+"$search" --resume="$tmp/killed" --quiet >"$tmp/killed.txt"
+
+edits() { for p in "$1"/front/*.gevo; do grep -v '^meta\|^#' "$p"; echo; done; }
+[[ "$(edits "$tmp/whole")" == "$(edits "$tmp/killed")" ]] ||
+  fail "the resumed run's front differs from the uninterrupted one"
+[[ $(wc -l <"$tmp/whole/history.csv") == $(wc -l <"$tmp/killed/history.csv") ]] ||
+  fail "history.csv differs in length after resume"
+
+# The best patch replays, and evaluates to its recorded validation accuracy.
+best=$(sed -n 's/.*"best": "\(.*\)".*/\1/p' "$tmp/whole/front.json")
+[[ -n "$best" ]] || fail "front.json names no best patch"
+"$apply" --patch="$tmp/whole/$best" --input=$workload/model.mlir -o "$tmp/variant.mlir" 2>/dev/null
+recorded=$(sed -n 's/.*validation_accuracy=\([0-9.]*\).*/\1/p' "$tmp/whole/$best")
+measured=$("$evaluate" --workload=$workload --module="$tmp/variant.mlir" --repeats=1 |
+           sed -n 's/.*validation accuracy *\([0-9.]*\).*/\1/p')
+[[ "$recorded" == "$measured" ]] ||
+  fail "replayed patch scores $measured, the search recorded $recorded"
+echo PASS
