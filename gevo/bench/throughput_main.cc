@@ -1,0 +1,333 @@
+//===- throughput_main.cc - Variants/s: gevo-ml vs the naive tool pipeline ===//
+//
+//   bazel run //gevo/bench:throughput [-- --variants=50 --workers=2]
+//
+// Draws random variants of a workload (1-3 edits each) and evaluates each
+// one twice, interleaved: once as gevo-ml does (in-process edit, sandboxed
+// lowering + JIT + one run, scored by the harness) and once as a naive tool
+// pipeline does (the variant printed with its data as constants and a
+// printing wrapper, `mlir-opt` with the same passes piped into `mlir-runner`
+// at -O2, its printed logits scored the same way). Both run one variant at a
+// time; gevo-ml is then also timed with all workers. Prints the per-variant
+// split (build, lower, codegen, run), checks that both paths agree on every
+// variant's accuracy, and prints the throughput ratio last. Also writes the
+// figures as JSON (--json).
+//
+//===----------------------------------------------------------------------===//
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "gevo/eval/bindings.h"
+#include "gevo/eval/harness.h"
+#include "gevo/eval/lowering.h"
+#include "gevo/eval/variant_session.h"
+#include "gevo/ir/op_address.h"
+#include "gevo/search/variation.h"
+#include "gevo/support/tool_errors.h"
+#include "gevo/support/tool_paths.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace {
+
+namespace cl = llvm::cl;
+cl::OptionCategory category("throughput benchmark options");
+cl::opt<std::string> workloadPath(
+    "workload", cl::desc("Workload (default: digits MLP training)"),
+    cl::init(""), cl::cat(category));
+cl::opt<int> variants("variants", cl::desc("Random variants (default 50)"),
+                      cl::init(50), cl::cat(category));
+cl::opt<int> workers("workers",
+                     cl::desc("Workers for the parallel gevo-ml pass "
+                              "(default: one per core)"),
+                     cl::init(0), cl::cat(category));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed for the variants (default 1)"),
+                       cl::init(1), cl::cat(category));
+cl::opt<std::string> jsonPath(
+    "json", cl::desc("Write the figures here (default: throughput.json)"),
+    cl::init("throughput.json"), cl::cat(category));
+cl::opt<std::string> mlirOpt("mlir-opt", cl::desc("mlir-opt to run"),
+                             cl::init("/usr/lib/llvm-22/bin/mlir-opt"),
+                             cl::cat(category));
+cl::opt<std::string> mlirRunner("mlir-runner", cl::desc("mlir-runner to run"),
+                                cl::init("/usr/lib/llvm-22/bin/mlir-runner"),
+                                cl::cat(category));
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+std::string hexOf(const gevo::HostTensor &tensor) {
+  static const char digits[] = "0123456789ABCDEF";
+  const auto *bytes = static_cast<const unsigned char *>(tensor.data());
+  size_t n = tensor.numElements() * gevo::byteWidth(tensor.type);
+  std::string out = "0x";
+  out.reserve(2 + 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    out += digits[bytes[i] >> 4];
+    out += digits[bytes[i] & 15];
+  }
+  return out;
+}
+
+/// The variant with a no-argument entry that builds the data as constants,
+/// calls the workload's entry and prints the logits.
+std::string naiveProgram(const std::string &variantText,
+                         const gevo::WorkloadSpec &spec,
+                         const std::vector<gevo::HostTensor> &arguments,
+                         const std::string &resultType) {
+  std::string wrapper =
+      "  func.func private @printMemrefF32(memref<*xf32>)\n"
+      "  func.func @gevo_bench_entry() {\n";
+  std::string names, types;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    std::string type = arguments[i].typeString();
+    absl::StrAppend(&wrapper, "    %a", i, " = arith.constant dense<\"",
+                    hexOf(arguments[i]), "\"> : ", type, "\n");
+    absl::StrAppend(&names, i ? ", " : "", "%a", i);
+    absl::StrAppend(&types, i ? ", " : "", type);
+  }
+  std::string memrefType = "memref" + resultType.substr(6);
+  absl::StrAppend(&wrapper, "    %r = call @", spec.entry, "(", names, ") : (",
+                  types, ") -> ", resultType, "\n",
+                  "    %m = bufferization.to_buffer %r : ", resultType, " to ",
+                  memrefType, "\n", "    %u = memref.cast %m : ", memrefType,
+                  " to memref<*xf32>\n",
+                  "    call @printMemrefF32(%u) : (memref<*xf32>) -> ()\n",
+                  "    return\n  }\n");
+  size_t end = variantText.rfind('}');
+  return variantText.substr(0, end) + wrapper + "}\n";
+}
+
+/// Every number after "data =" in printMemrefF32's output.
+gevo::HostTensor parseLogits(const std::string &output, int64_t rows,
+                             int64_t classes) {
+  gevo::HostTensor tensor(gevo::ElementType::F32, {0, classes});
+  size_t start = output.find("data =");
+  if (start == std::string::npos)
+    return tensor;
+  std::vector<float> values;
+  const char *p = output.c_str() + start + 6;
+  while (*p) {
+    if (*p == '-' || *p == '+' || *p == '.' || (*p >= '0' && *p <= '9') ||
+        *p == 'n' || *p == 'i') {
+      char *end = nullptr;
+      float v = std::strtof(p, &end);
+      if (end == p) {
+        ++p;
+        continue;
+      }
+      values.push_back(v);
+      p = end;
+    } else {
+      ++p;
+    }
+  }
+  if (static_cast<int64_t>(values.size()) != rows * classes)
+    return tensor;
+  tensor = gevo::HostTensor(gevo::ElementType::F32, {rows, classes});
+  std::copy(values.begin(), values.end(), tensor.as<float>());
+  return tensor;
+}
+
+struct NaiveResult {
+  bool ok = false;
+  double ms = 0;
+  double accuracy = 0;
+};
+
+NaiveResult runNaive(const std::string &program, const std::string &dir,
+                     const std::string &pipeline,
+                     const gevo::Dataset &validation) {
+  NaiveResult result;
+  std::string input = dir + "/naive_variant.mlir";
+  std::string output = dir + "/naive_output.txt";
+  {
+    std::ofstream out(input);
+    out << program;
+  }
+  std::string command = absl::StrCat(
+      mlirOpt.getValue(), " --pass-pipeline='builtin.module(", pipeline,
+      ")' ", input, " 2>/dev/null | ", mlirRunner.getValue(),
+      " -e gevo_bench_entry -entry-point-result=void -O2 "
+      "-shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,"
+      "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so > ",
+      output, " 2>/dev/null");
+  auto start = Clock::now();
+  int status = std::system(command.c_str());
+  result.ms = msSince(start);
+  std::ifstream in(output);
+  std::stringstream text;
+  text << in.rdbuf();
+  gevo::HostTensor logits =
+      parseLogits(text.str(), validation.size(), validation.numClasses);
+  absl::StatusOr<gevo::ClassificationScore> score =
+      gevo::scoreLogits(logits, validation.labels, validation.numClasses);
+  result.ok = status == 0 && score.ok() && score->nonFiniteRows == 0;
+  if (score.ok())
+    result.accuracy = score->accuracy();
+  return result;
+}
+
+double mean(const std::vector<double> &v) {
+  double sum = 0;
+  for (double x : v)
+    sum += x;
+  return v.empty() ? 0 : sum / v.size();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "Evaluation throughput: gevo-ml vs "
+                                   "mlir-opt | mlir-runner per variant.\n",
+                                   &llvm::errs()))
+    return 2;
+  const int count = variants;
+  std::string path = workloadPath.empty()
+                         ? gevo::findRunfile("testdata/digits_mlp_train")
+                         : gevo::resolveUserPath(workloadPath);
+  absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(path);
+  if (!spec.ok())
+    return gevo::reportBadInput(std::string(spec.status().message()));
+  // Equal work on both sides: one untimed-free run per variant.
+  gevo::EvaluationOptions once;
+  once.warmup = 0;
+  once.repeats = 1;
+  auto session = gevo::EvaluationSession::create(*spec, once);
+  if (!session.ok())
+    return gevo::reportBadInput(std::string(session.status().message()));
+  auto data = gevo::loadWorkloadData(*spec);
+  if (!data.ok())
+    return gevo::reportBadInput(std::string(data.status().message()));
+  std::vector<gevo::HostTensor> arguments =
+      gevo::bindArguments(*spec, *data, gevo::SplitRole::Validation);
+  const gevo::Dataset &validation =
+      gevo::evalData(*data, gevo::SplitRole::Validation);
+  std::string resultType = absl::StrFormat(
+      "tensor<%dx%dxf32>", validation.size(), validation.numClasses);
+
+  gevo::Variation variation((*session)->baseline(), gevo::MutationOptions());
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<gevo::Edit>> lists;
+  for (int i = 0; i < variants; ++i)
+    lists.push_back(variation.randomList(
+        std::uniform_int_distribution<int>(1, 3)(rng), rng));
+
+  std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+  gevo::SandboxPool one(1, gevo::SandboxLimits{20, int64_t(4) << 30});
+  std::vector<double> gevoMs, naiveMs, buildMs, lowerMs, codegenMs, runMs;
+  int agree = 0, bothOk = 0, gevoOk = 0, naiveOk = 0;
+  llvm::errs() << "measuring " << variants
+               << " variants, interleaved (gevo-ml, then the tool "
+                  "pipeline)...\n";
+  for (int i = 0; i < variants; ++i) {
+    auto start = Clock::now();
+    gevo::BuiltVariant built = variation.build(lists[i]);
+    std::string key = gevo::modelFingerprint(*built.module);
+    double build = msSince(start);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    built.module->print(os);
+    os.flush();
+    start = Clock::now();
+    gevo::Measurement m = (*session)->evaluate(
+        one, std::move(built.module), gevo::RunRequest());
+    gevoMs.push_back(build + msSince(start));
+    buildMs.push_back(build);
+    if (m.ok()) {
+      ++gevoOk;
+      lowerMs.push_back(m.lowerMs);
+      codegenMs.push_back(m.codegenMs);
+      runMs.push_back(m.medianRunMs);
+    }
+    NaiveResult naive =
+        runNaive(naiveProgram(text, *spec, arguments, resultType), dir,
+                 (*session)->pipeline(), validation);
+    naiveMs.push_back(naive.ms);
+    naiveOk += naive.ok;
+    if (m.ok() && naive.ok) {
+      ++bothOk;
+      agree += std::abs(m.validation.accuracy() - naive.accuracy) < 1e-9;
+    }
+    llvm::errs() << "\r  " << i + 1 << "/" << variants;
+  }
+  llvm::errs() << "\n";
+
+  int parallelWorkers =
+      workers > 0 ? workers
+                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  gevo::SandboxPool pool(parallelWorkers,
+                         gevo::SandboxLimits{20, int64_t(4) << 30});
+  auto start = Clock::now();
+  for (int i = 0; i < variants; ++i)
+    (*session)->submit(pool, variation.build(lists[i]).module,
+                       gevo::RunRequest(), [](gevo::Measurement) {});
+  pool.wait();
+  double parallelSeconds = msSince(start) / 1000;
+
+  double gevoRate = 1000 / mean(gevoMs), naiveRate = 1000 / mean(naiveMs);
+  double parallelRate = count / parallelSeconds;
+  double compileMs = mean(lowerMs) + mean(codegenMs);
+  // What the search spends running a variant: the workload's own timing.
+  double searchRunMs = (spec->warmup + spec->repeats) * mean(runMs);
+  std::printf("workload %s, %d random variants of 1-3 edits (seed %llu)\n",
+              spec->name.c_str(), count,
+              static_cast<unsigned long long>(seed.getValue()));
+  std::printf("ok: gevo-ml %d, tool pipeline %d; both ok %d, same validation "
+              "accuracy on %d of them\n",
+              gevoOk, naiveOk, bothOk, agree);
+  std::printf("per variant (gevo-ml, mean over ok ones): build %.1f ms, lower "
+              "%.1f ms, codegen %.1f ms, one run %.1f ms\n",
+              mean(buildMs), mean(lowerMs), mean(codegenMs), mean(runMs));
+  std::printf("compile overhead %.1f ms vs the variant's own run time in a "
+              "search (%d+%d runs) %.1f ms: %s\n",
+              compileMs, spec->warmup, spec->repeats, searchRunMs,
+              compileMs <= searchRunMs ? "within" : "OVER");
+  std::printf("tool pipeline: %.1f ms per variant (%.2f variants/s)\n",
+              mean(naiveMs), naiveRate);
+  std::printf("gevo-ml, 1 worker: %.1f ms per variant (%.2f variants/s)\n",
+              mean(gevoMs), gevoRate);
+  std::printf("gevo-ml, %d workers: %.2f variants/s\n", parallelWorkers,
+              parallelRate);
+  llvm::json::Object figures{
+      {"workload", spec->name},
+      {"variants", count},
+      {"gevo_ok", gevoOk},
+      {"naive_ok", naiveOk},
+      {"agree", agree},
+      {"both_ok", bothOk},
+      {"build_ms", mean(buildMs)},
+      {"lower_ms", mean(lowerMs)},
+      {"codegen_ms", mean(codegenMs)},
+      {"run_ms", mean(runMs)},
+      {"compile_overhead_ms", compileMs},
+      {"search_run_ms", searchRunMs},
+      {"naive_ms_per_variant", mean(naiveMs)},
+      {"gevo_ms_per_variant", mean(gevoMs)},
+      {"gevo_variants_per_s_parallel", parallelRate},
+      {"workers", parallelWorkers},
+      {"speedup", gevoRate / naiveRate},
+  };
+  std::string jsonFile = gevo::resolveUserPath(jsonPath);
+  std::ofstream json(jsonFile);
+  json << llvm::formatv("{0:2}", llvm::json::Value(std::move(figures))).str()
+       << "\n";
+  std::printf("throughput: gevo-ml %.2fx the tool pipeline's variants/s "
+              "(goal 5x), one variant at a time\n",
+              gevoRate / naiveRate);
+  return 0;
+}
