@@ -62,6 +62,13 @@ cl::opt<std::string> mlirRunner("mlir-runner", cl::desc("mlir-runner to run"),
                                 cl::init("/usr/lib/llvm-22/bin/mlir-runner"),
                                 cl::cat(category));
 
+cl::opt<int> dumpVariant(
+    "dump-variant",
+    cl::desc("Also write variant N (0-based) and its tool-pipeline program "
+             "to $TMPDIR/gevo_bench_variant.mlir and "
+             "$TMPDIR/gevo_bench_naive.mlir, to look into a disagreement"),
+    cl::init(-1), cl::cat(category));
+
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start)
@@ -231,6 +238,7 @@ int main(int argc, char **argv) {
   gevo::SandboxPool one(1, gevo::SandboxLimits{20, int64_t(4) << 30});
   std::vector<double> gevoMs, naiveMs, buildMs, lowerMs, codegenMs, runMs;
   int agree = 0, bothOk = 0, gevoOk = 0, naiveOk = 0;
+  std::vector<std::string> disagreements;
   llvm::errs() << "measuring " << variants
                << " variants, interleaved (gevo-ml, then the tool "
                   "pipeline)...\n";
@@ -254,15 +262,27 @@ int main(int argc, char **argv) {
       codegenMs.push_back(m.codegenMs);
       runMs.push_back(m.medianRunMs);
     }
+    std::string program = naiveProgram(text, *spec, arguments, resultType);
+    if (i == dumpVariant) {
+      std::ofstream(dir + "/gevo_bench_variant.mlir") << text;
+      std::ofstream(dir + "/gevo_bench_naive.mlir") << program;
+    }
     NaiveResult naive =
-        runNaive(naiveProgram(text, *spec, arguments, resultType), dir,
-                 (*session)->pipeline(), validation);
+        runNaive(program, dir, (*session)->pipeline(), validation);
     naiveMs.push_back(naive.ms);
     naiveOk += naive.ok;
+    bool same = std::abs(m.validation.accuracy() - naive.accuracy) < 1e-9;
     if (m.ok() && naive.ok) {
       ++bothOk;
-      agree += std::abs(m.validation.accuracy() - naive.accuracy) < 1e-9;
+      agree += same;
     }
+    if (m.ok() != naive.ok || !same)
+      disagreements.push_back(absl::StrFormat(
+          "variant %d (%s): gevo-ml %s %.4f, tool pipeline %s %.4f", i,
+          gevo::toString(m.outcome) + std::string(m.detail.empty() ? "" : ": ") +
+              m.detail.substr(0, 80),
+          m.ok() ? "ok" : "failed", m.validation.accuracy(),
+          naive.ok ? "ok" : "failed", naive.accuracy));
     llvm::errs() << "\r  " << i + 1 << "/" << variants;
   }
   llvm::errs() << "\n";
@@ -290,6 +310,8 @@ int main(int argc, char **argv) {
   std::printf("ok: gevo-ml %d, tool pipeline %d; both ok %d, same validation "
               "accuracy on %d of them\n",
               gevoOk, naiveOk, bothOk, agree);
+  for (const std::string &line : disagreements)
+    std::printf("  differs: %s\n", line.c_str());
   std::printf("per variant (gevo-ml, mean over ok ones): build %.1f ms, lower "
               "%.1f ms, codegen %.1f ms, one run %.1f ms\n",
               mean(buildMs), mean(lowerMs), mean(codegenMs), mean(runMs));
