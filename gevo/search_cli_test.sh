@@ -32,6 +32,18 @@ set -e
 [[ $code == 2 ]] && grep -q "unknown objective 'speed'" "$tmp/err" ||
   fail "bad objective: $code $(cat "$tmp/err")"
 
+# Neighbourhood exploration: one row per single edit, each classified.
+"$search" --workload=$workload --explore="$tmp/explore.csv" --operators=delete,constant \
+  --dialects=arith --warmup=0 --repeats=1 --quiet >"$tmp/explore.txt"
+grep -q "single edits of" "$tmp/explore.txt" || fail "explore printed no summary"
+rows=$(($(wc -l <"$tmp/explore.csv") - 1))
+((rows >= 5)) || fail "explore wrote $rows rows"
+bad=$(tail -n +2 "$tmp/explore.csv" | cut -d, -f3 |
+      grep -cv '^\(ok\|invalid_ir\|lowering_failed\|crash\|timeout\|out_of_memory\|non_finite\|wrong_shape\)$' || true)
+[[ $bad == 0 ]] || fail "explore rows with an unknown outcome: $bad"
+tail -n +2 "$tmp/explore.csv" | cut -d, -f2 | grep -qv '^@main/arith\.' &&
+  fail "explore targeted an op outside --dialects=arith"
+
 flags=(--workload=$workload --objectives=static_cost,error --population=6
        --generations=5 --budget=0 --seed=5 --workers=2 --warmup=0 --repeats=1
        --front-repeats=1 --timeout=20s --quiet)

@@ -23,6 +23,7 @@
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace {
@@ -295,11 +296,13 @@ int main(int argc, char **argv) {
         config, gevo::resolveUserPath(exploreCsv), progress);
     if (!summary.ok())
       return gevo::reportBadInput(std::string(summary.status().message()));
-    llvm::outs() << "explore: " << summary->proposed << " single edits of "
-                 << summary->targets << " (operator, op) pairs, "
-                 << summary->ok << " ok, in "
-                 << static_cast<int>(summary->seconds) << " s; wrote "
-                 << gevo::resolveUserPath(exploreCsv) << "\n";
+    llvm::outs() << llvm::format(
+        "explore: %lld single edits of %lld (operator, op) pairs, %lld ok, in "
+        "%.1f s; wrote %s\n",
+        static_cast<long long>(summary->proposed),
+        static_cast<long long>(summary->targets),
+        static_cast<long long>(summary->ok), summary->seconds,
+        gevo::resolveUserPath(exploreCsv).c_str());
     return 0;
   }
   if (resuming) {

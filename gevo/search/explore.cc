@@ -2,6 +2,9 @@
 
 #include "gevo/search/explore.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -29,6 +32,20 @@ std::string csvField(const std::string &text) {
     quoted += c == '\n' ? ' ' : c;
   }
   return quoted + "\"";
+}
+
+/// The user's --functions/--ops/--dialects filters, as the operators apply
+/// them.
+bool allowedByFilters(const OpRef &ref, const MutationOptions &options) {
+  if (!options.functions.empty() &&
+      std::find(options.functions.begin(), options.functions.end(),
+                ref.function) == options.functions.end())
+    return false;
+  return options.opPrefixes.empty() ||
+         std::any_of(options.opPrefixes.begin(), options.opPrefixes.end(),
+                     [&](const std::string &prefix) {
+                       return ref.opName.rfind(prefix, 0) == 0;
+                     });
 }
 
 } // namespace
@@ -83,9 +100,12 @@ absl::StatusOr<ExploreSummary> explore(SearchConfig config,
   FitnessCache cache;
   cache.insert(modelFingerprint(module), baseline);
   ExploreSummary summary;
-  std::vector<std::string> rows;
+  int64_t measured = 0;
+  bool live = progress && ::isatty(::fileno(progress));
   for (EditKind kind : config.operators) {
     for (mlir::Operation *op : index.ops()) {
+      if (!allowedByFilters(*index.refOf(op), options))
+        continue;
       options.target = op;
       options.kinds = {kind};
       ++summary.targets;
@@ -118,10 +138,12 @@ absl::StatusOr<ExploreSummary> explore(SearchConfig config,
             csvField(m.detail), "\n");
         csv << row;
         summary.ok += m.ok();
-        if (progress)
-          std::fprintf(progress, "\rexplore: %lld edits measured, %lld ok",
+        ++measured;
+        if (progress && (live || measured % 50 == 0))
+          std::fprintf(progress, "%sexplore: %lld of %lld edits measured, %lld ok%s",
+                       live ? "\r" : "", static_cast<long long>(measured),
                        static_cast<long long>(summary.proposed),
-                       static_cast<long long>(summary.ok));
+                       static_cast<long long>(summary.ok), live ? "" : "\n");
       };
       if (std::optional<Measurement> hit = cache.find(key)) {
         ++summary.cacheHits;
@@ -136,7 +158,7 @@ absl::StatusOr<ExploreSummary> explore(SearchConfig config,
     }
   }
   pool.wait();
-  if (progress)
+  if (progress && live)
     std::fprintf(progress, "\n");
   summary.seconds = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)
