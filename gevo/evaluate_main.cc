@@ -59,11 +59,11 @@ llvm::cl::opt<int> warmup(
     llvm::cl::desc("Untimed runs before timing (default: the workload's)"),
     llvm::cl::init(-1), llvm::cl::cat(category));
 
-llvm::cl::opt<int> repeats(
-    "repeats",
-    llvm::cl::desc("Timed runs; the median is reported (default: the "
-                   "workload's)"),
-    llvm::cl::init(-1), llvm::cl::cat(category));
+llvm::cl::opt<int>
+    repeats("repeats",
+            llvm::cl::desc("Timed runs; the median is reported (default: the "
+                           "workload's)"),
+            llvm::cl::init(-1), llvm::cl::cat(category));
 
 llvm::cl::opt<bool> json("json",
                          llvm::cl::desc("Print one JSON object per workload "

@@ -12,8 +12,8 @@
 
 #include <cstdio>
 #include <ctime>
-#include <sys/stat.h>
 #include <string>
+#include <sys/stat.h>
 
 #include "absl/strings/str_split.h"
 #include "gevo/eval/jit.h"
@@ -80,24 +80,25 @@ cl::opt<double> crossoverRate("crossover-rate",
                               cl::desc("Chance a pair of parents is crossed "
                                        "(default 0.8)"),
                               cl::init(0.8), cl::cat(category));
-cl::opt<double> mutationRate(
-    "mutation-rate", cl::desc("Chance a child is mutated (default 0.9)"),
-    cl::init(0.9), cl::cat(category));
+cl::opt<double>
+    mutationRate("mutation-rate",
+                 cl::desc("Chance a child is mutated (default 0.9)"),
+                 cl::init(0.9), cl::cat(category));
 cl::opt<double> removeRate(
     "remove-rate",
     cl::desc("Chance a mutation removes an edit instead of adding one "
              "(default 0.2)"),
     cl::init(0.2), cl::cat(category));
-cl::opt<int> initialEdits(
-    "initial-edits",
-    cl::desc("Initial individuals hold 1..N edits (default 2)"), cl::init(2),
-    cl::cat(category));
+cl::opt<int>
+    initialEdits("initial-edits",
+                 cl::desc("Initial individuals hold 1..N edits (default 2)"),
+                 cl::init(2), cl::cat(category));
 cl::opt<int> maxRandomEdits(
     "max-random-edits",
     cl::desc("Random search draws lists of 1..N edits (default 4)"),
     cl::init(4), cl::cat(category));
-cl::opt<uint64_t> seed("seed", cl::desc("Random seed (default 1)"),
-                       cl::init(1), cl::cat(category));
+cl::opt<uint64_t> seed("seed", cl::desc("Random seed (default 1)"), cl::init(1),
+                       cl::cat(category));
 cl::opt<int> workers(
     "workers",
     cl::desc("Variants evaluated at once, each in its own process (default: "
@@ -118,14 +119,15 @@ cl::opt<std::string> operators(
              "replace, operand, constant (default: all)"),
     cl::init("delete,copy,move,swap,replace,operand,constant"),
     cl::cat(category));
-cl::opt<std::string> functions(
-    "functions", cl::desc("Only mutate ops in these functions (comma-separated)"),
-    cl::init(""), cl::cat(category));
-cl::opt<std::string> ops(
-    "ops",
-    cl::desc("Only target ops whose name starts with one of these "
-             "(comma-separated, e.g. 'arith.mulf,linalg.matmul')"),
-    cl::init(""), cl::cat(category));
+cl::opt<std::string>
+    functions("functions",
+              cl::desc("Only mutate ops in these functions (comma-separated)"),
+              cl::init(""), cl::cat(category));
+cl::opt<std::string>
+    ops("ops",
+        cl::desc("Only target ops whose name starts with one of these "
+                 "(comma-separated, e.g. 'arith.mulf,linalg.matmul')"),
+        cl::init(""), cl::cat(category));
 cl::opt<std::string> dialects(
     "dialects",
     cl::desc("Only target ops of these dialects (comma-separated, e.g. "
@@ -137,16 +139,17 @@ cl::opt<std::string> pipeline(
     cl::desc("MLIR pass pipeline lowering each variant to the LLVM dialect "
              "(mlir-opt syntax; default: the CPU pipeline of //gevo:evaluate)"),
     cl::init(""), cl::cat(category));
-cl::opt<std::string> llvmPipeline(
-    "llvm-pipeline", cl::desc("LLVM IR passes before codegen; empty for none"),
-    cl::init(gevo::kDefaultLlvmPipeline), cl::cat(category));
+cl::opt<std::string>
+    llvmPipeline("llvm-pipeline",
+                 cl::desc("LLVM IR passes before codegen; empty for none"),
+                 cl::init(gevo::kDefaultLlvmPipeline), cl::cat(category));
 cl::opt<int> optLevel("opt-level", cl::desc("Machine codegen level, 0..3"),
                       cl::init(2), cl::cat(category));
-cl::opt<int> warmup(
-    "warmup",
-    cl::desc("Untimed runs per variant before timing (default: the "
-             "workload's)"),
-    cl::init(-1), cl::cat(category));
+cl::opt<int>
+    warmup("warmup",
+           cl::desc("Untimed runs per variant before timing (default: the "
+                    "workload's)"),
+           cl::init(-1), cl::cat(category));
 cl::opt<int> repeats(
     "repeats",
     cl::desc("Timed runs per variant; the median is the run time (default: "
@@ -171,8 +174,7 @@ cl::opt<std::string> exploreCsv(
     cl::desc("Instead of searching, measure one edit per (operator, target "
              "op) on the unmodified program and write them to this CSV"),
     cl::value_desc("file.csv"), cl::init(""), cl::cat(category));
-cl::opt<bool> quiet("quiet", cl::desc("No progress output"),
-                    cl::cat(category));
+cl::opt<bool> quiet("quiet", cl::desc("No progress output"), cl::cat(category));
 
 std::vector<std::string> splitList(const std::string &text) {
   std::vector<std::string> out;
@@ -230,8 +232,8 @@ int main(int argc, char **argv) {
     config.objectives = splitList(objectives);
     if (algorithm != "nsga2" && algorithm != "random")
       return gevo::reportBadInput("--algorithm must be nsga2 or random");
-    config.algorithm = algorithm == "nsga2" ? gevo::Algorithm::Nsga2
-                                            : gevo::Algorithm::Random;
+    config.algorithm =
+        algorithm == "nsga2" ? gevo::Algorithm::Nsga2 : gevo::Algorithm::Random;
     config.population = population;
     config.crossoverRate = crossoverRate;
     config.mutationRate = mutationRate;
@@ -247,8 +249,9 @@ int main(int argc, char **argv) {
       config.timeoutSeconds = *seconds;
     }
     if (!parseBytes(memoryLimit, config.memoryBytes))
-      return gevo::reportBadInput("--memory-limit: expected e.g. 512M or 4G, got '" +
-                                  memoryLimit + "'");
+      return gevo::reportBadInput(
+          "--memory-limit: expected e.g. 512M or 4G, got '" + memoryLimit +
+          "'");
     absl::StatusOr<std::vector<gevo::EditKind>> kinds =
         gevo::parseEditKinds(operators);
     if (!kinds.ok())
@@ -292,8 +295,8 @@ int main(int argc, char **argv) {
 
   std::FILE *progress = quiet ? nullptr : stderr;
   if (!exploreCsv.empty()) {
-    absl::StatusOr<gevo::ExploreSummary> summary = gevo::explore(
-        config, gevo::resolveUserPath(exploreCsv), progress);
+    absl::StatusOr<gevo::ExploreSummary> summary =
+        gevo::explore(config, gevo::resolveUserPath(exploreCsv), progress);
     if (!summary.ok())
       return gevo::reportBadInput(std::string(summary.status().message()));
     llvm::outs() << llvm::format(

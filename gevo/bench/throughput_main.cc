@@ -41,9 +41,10 @@ namespace {
 
 namespace cl = llvm::cl;
 cl::OptionCategory category("throughput benchmark options");
-cl::opt<std::string> workloadPath(
-    "workload", cl::desc("Workload (default: digits MLP training)"),
-    cl::init(""), cl::cat(category));
+cl::opt<std::string>
+    workloadPath("workload",
+                 cl::desc("Workload (default: digits MLP training)"),
+                 cl::init(""), cl::cat(category));
 cl::opt<int> variants("variants", cl::desc("Random variants (default 50)"),
                       cl::init(50), cl::cat(category));
 cl::opt<int> workers("workers",
@@ -52,9 +53,10 @@ cl::opt<int> workers("workers",
                      cl::init(0), cl::cat(category));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed for the variants (default 1)"),
                        cl::init(1), cl::cat(category));
-cl::opt<std::string> jsonPath(
-    "json", cl::desc("Write the figures here (default: throughput.json)"),
-    cl::init("throughput.json"), cl::cat(category));
+cl::opt<std::string>
+    jsonPath("json",
+             cl::desc("Write the figures here (default: throughput.json)"),
+             cl::init("throughput.json"), cl::cat(category));
 cl::opt<std::string> mlirOpt("mlir-opt", cl::desc("mlir-opt to run"),
                              cl::init("/usr/lib/llvm-22/bin/mlir-opt"),
                              cl::cat(category));
@@ -94,9 +96,8 @@ std::string naiveProgram(const std::string &variantText,
                          const gevo::WorkloadSpec &spec,
                          const std::vector<gevo::HostTensor> &arguments,
                          const std::string &resultType) {
-  std::string wrapper =
-      "  func.func private @printMemrefF32(memref<*xf32>)\n"
-      "  func.func @gevo_bench_entry() {\n";
+  std::string wrapper = "  func.func private @printMemrefF32(memref<*xf32>)\n"
+                        "  func.func @gevo_bench_entry() {\n";
   std::string names, types;
   for (size_t i = 0; i < arguments.size(); ++i) {
     std::string type = arguments[i].typeString();
@@ -165,8 +166,8 @@ NaiveResult runNaive(const std::string &program, const std::string &dir,
     out << program;
   }
   std::string command = absl::StrCat(
-      mlirOpt.getValue(), " --pass-pipeline='builtin.module(", pipeline,
-      ")' ", input, " 2>/dev/null | ", mlirRunner.getValue(),
+      mlirOpt.getValue(), " --pass-pipeline='builtin.module(", pipeline, ")' ",
+      input, " 2>/dev/null | ", mlirRunner.getValue(),
       " -e gevo_bench_entry -entry-point-result=void -O2 "
       "-shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,"
       "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so > ",
@@ -252,8 +253,8 @@ int main(int argc, char **argv) {
     built.module->print(os);
     os.flush();
     start = Clock::now();
-    gevo::Measurement m = (*session)->evaluate(
-        one, std::move(built.module), gevo::RunRequest());
+    gevo::Measurement m =
+        (*session)->evaluate(one, std::move(built.module), gevo::RunRequest());
     gevoMs.push_back(build + msSince(start));
     buildMs.push_back(build);
     if (m.ok()) {
@@ -279,7 +280,8 @@ int main(int argc, char **argv) {
     if (m.ok() != naive.ok || !same)
       disagreements.push_back(absl::StrFormat(
           "variant %d (%s): gevo-ml %s %.4f, tool pipeline %s %.4f", i,
-          gevo::toString(m.outcome) + std::string(m.detail.empty() ? "" : ": ") +
+          gevo::toString(m.outcome) +
+              std::string(m.detail.empty() ? "" : ": ") +
               m.detail.substr(0, 80),
           m.ok() ? "ok" : "failed", m.validation.accuracy(),
           naive.ok ? "ok" : "failed", naive.accuracy));
@@ -288,8 +290,9 @@ int main(int argc, char **argv) {
   llvm::errs() << "\n";
 
   int parallelWorkers =
-      workers > 0 ? workers
-                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      workers > 0
+          ? workers
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   gevo::SandboxPool pool(parallelWorkers,
                          gevo::SandboxLimits{20, int64_t(4) << 30});
   auto start = Clock::now();

@@ -91,15 +91,15 @@ void writeDescriptor(const HostTensor &tensor, int64_t *words) {
 }
 
 /// Copies a (possibly strided) result into a dense tensor.
-absl::StatusOr<HostTensor> readDescriptor(const int64_t *words,
-                                          const TensorSpec &spec, size_t index) {
+absl::StatusOr<HostTensor>
+readDescriptor(const int64_t *words, const TensorSpec &spec, size_t index) {
   size_t rank = spec.shape.size();
   std::vector<int64_t> shape(words + 3, words + 3 + rank);
   if (!spec.accepts(spec.type, shape))
-    return absl::InternalError(absl::StrCat(
-        "result #", index, " came back as ",
-        TensorSpec{spec.type, shape}.toString(), " but its type is ",
-        spec.toString()));
+    return absl::InternalError(
+        absl::StrCat("result #", index, " came back as ",
+                     TensorSpec{spec.type, shape}.toString(),
+                     " but its type is ", spec.toString()));
   HostTensor tensor(spec.type, shape);
   const char *base = reinterpret_cast<const char *>(words[1]);
   if (tensor.numElements() > 0 && !base)
@@ -183,9 +183,9 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> machineBuilder =
       llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
-    return absl::InternalError(absl::StrCat(
-        "cannot detect the host target: ",
-        llvm::toString(machineBuilder.takeError())));
+    return absl::InternalError(
+        absl::StrCat("cannot detect the host target: ",
+                     llvm::toString(machineBuilder.takeError())));
   machineBuilder->setCodeGenOptLevel(toCodeGenLevel(options.optLevel));
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
       machineBuilder->createTargetMachine();
@@ -211,9 +211,9 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
       mlir::ExecutionEngine::create(llvmModule, engineOptions,
                                     std::move(*targetMachine));
   if (!engine)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot compile the lowered module: ",
-        llvm::toString(engine.takeError())));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot compile the lowered module: ",
+                     llvm::toString(engine.takeError())));
   if (options.guardAllocations)
     (*engine)->registerSymbols(allocationGuards);
   std::string wrapper = "_mlir_ciface_" + signature.name;
@@ -234,9 +234,8 @@ absl::StatusOr<std::vector<HostTensor>>
 JitEntry::run(const std::vector<const HostTensor *> &arguments) const {
   if (arguments.size() != signature.arguments.size())
     return absl::InvalidArgumentError(
-        absl::StrCat("@", signature.name, " takes ",
-                     signature.arguments.size(), " arguments, got ",
-                     arguments.size()));
+        absl::StrCat("@", signature.name, " takes ", signature.arguments.size(),
+                     " arguments, got ", arguments.size()));
   // One block of words for the result descriptors (a struct of them when
   // there are several), then one per argument.
   size_t resultWords = 0;
@@ -247,10 +246,10 @@ JitEntry::run(const std::vector<const HostTensor *> &arguments) const {
   std::vector<void *> descriptorPointers;
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (!arguments[i]->matches(signature.arguments[i]))
-      return absl::InvalidArgumentError(absl::StrCat(
-          "argument #", i, " of @", signature.name, " is ",
-          signature.arguments[i].toString(), ", got ",
-          arguments[i]->typeString()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument #", i, " of @", signature.name, " is ",
+                       signature.arguments[i].toString(), ", got ",
+                       arguments[i]->typeString()));
     descriptors.emplace_back(descriptorWords(arguments[i]->shape.size()));
     writeDescriptor(*arguments[i], descriptors.back().data());
   }

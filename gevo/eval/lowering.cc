@@ -49,9 +49,9 @@ absl::Status buildPassManager(mlir::PassManager &pm,
   std::string firstLine = error.substr(0, error.find('\n'));
   constexpr absl::string_view kParserName = "MLIR Textual PassPipeline Parser";
   if (absl::StartsWith(firstLine, kParserName))
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--pipeline", firstLine.substr(kParserName.size()), " (in '",
-        pipeline, "')"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--pipeline", firstLine.substr(kParserName.size()),
+                     " (in '", pipeline, "')"));
   return absl::InvalidArgumentError(absl::StrCat(
       "--pipeline: error: cannot parse '", pipeline, "': ", firstLine));
   return absl::OkStatus();

@@ -81,9 +81,9 @@ absl::Status checkObjectives(const std::vector<std::string> &names) {
   std::set<std::string> seen;
   for (const std::string &name : names) {
     if (!isKnownObjective(name))
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown objective '", name,
-                       "' (expected runtime, error, static_cost, lowered_ops)"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown objective '", name,
+          "' (expected runtime, error, static_cost, lowered_ops)"));
     if (!seen.insert(name).second)
       return absl::InvalidArgumentError(
           absl::StrCat("objective '", name, "' named twice"));
@@ -136,8 +136,8 @@ std::string toJsonLine(const Measurement &m) {
 absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text) {
   llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
   if (!value)
-    return absl::InvalidArgumentError(
-        absl::StrCat("malformed measurement: ", llvm::toString(value.takeError())));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "malformed measurement: ", llvm::toString(value.takeError())));
   const llvm::json::Object *object = value->getAsObject();
   if (!object)
     return absl::InvalidArgumentError("measurement is not an object");

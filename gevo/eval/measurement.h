@@ -31,9 +31,9 @@ enum class Outcome {
 };
 
 inline constexpr Outcome kAllOutcomes[] = {
-    Outcome::Ok,          Outcome::InvalidIr, Outcome::LoweringFailed,
-    Outcome::Crash,       Outcome::Timeout,   Outcome::OutOfMemory,
-    Outcome::NonFinite,   Outcome::WrongShape};
+    Outcome::Ok,        Outcome::InvalidIr, Outcome::LoweringFailed,
+    Outcome::Crash,     Outcome::Timeout,   Outcome::OutOfMemory,
+    Outcome::NonFinite, Outcome::WrongShape};
 
 /// "ok", "invalid_ir", "lowering_failed", "crash", "timeout",
 /// "out_of_memory", "non_finite", "wrong_shape".

@@ -180,9 +180,8 @@ void SandboxPool::submit(ChildWork work,
   child->stderrFd = stderrPipe[0];
   child->start = start;
   child->hasDeadline = limits.timeoutSeconds > 0;
-  child->deadline =
-      start + std::chrono::microseconds(
-                  static_cast<int64_t>(limits.timeoutSeconds * 1e6));
+  child->deadline = start + std::chrono::microseconds(static_cast<int64_t>(
+                                limits.timeoutSeconds * 1e6));
   child->done = std::move(done);
   running.push_back(child);
 }
@@ -236,8 +235,8 @@ void SandboxPool::serviceOnce() {
     if (child->hasDeadline)
       timeoutMs = std::min<int>(
           timeoutMs,
-          std::max<int>(0, static_cast<int>(msBetween(now, child->deadline)) +
-                               1));
+          std::max<int>(0,
+                        static_cast<int>(msBetween(now, child->deadline)) + 1));
   std::vector<pollfd> fds;
   for (Running *child : running) {
     for (int fd : {child->payloadFd, child->stderrFd})
@@ -283,8 +282,8 @@ void SandboxPool::serviceOnce() {
       }
     }
     if (child->result.stderrTail.size() > kStderrTailBytes)
-      child->result.stderrTail.erase(
-          0, child->result.stderrTail.size() - kStderrTailBytes);
+      child->result.stderrTail.erase(0, child->result.stderrTail.size() -
+                                            kStderrTailBytes);
     finished.push_back(child);
   }
   running = std::move(stillRunning);
@@ -308,7 +307,8 @@ void SandboxPool::wait() {
 ChildResult runIsolated(ChildWork work, SandboxLimits limits) {
   SandboxPool pool(1, limits);
   ChildResult out;
-  pool.submit(std::move(work), [&](ChildResult result) { out = std::move(result); });
+  pool.submit(std::move(work),
+              [&](ChildResult result) { out = std::move(result); });
   pool.wait();
   return out;
 }

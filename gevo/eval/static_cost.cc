@@ -40,8 +40,10 @@ private:
 
   static double tripCount(mlir::scf::ForOp loop) {
     llvm::APInt lower, upper, step;
-    if (!mlir::matchPattern(loop.getLowerBound(), mlir::m_ConstantInt(&lower)) ||
-        !mlir::matchPattern(loop.getUpperBound(), mlir::m_ConstantInt(&upper)) ||
+    if (!mlir::matchPattern(loop.getLowerBound(),
+                            mlir::m_ConstantInt(&lower)) ||
+        !mlir::matchPattern(loop.getUpperBound(),
+                            mlir::m_ConstantInt(&upper)) ||
         !mlir::matchPattern(loop.getStep(), mlir::m_ConstantInt(&step)))
       return 1;
     int64_t lo = lower.getSExtValue(), hi = upper.getSExtValue(),
@@ -78,8 +80,8 @@ private:
       return iterations * std::max(body, 1.0);
     }
     if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op))
-      return 1 + ofFunction(module.lookupSymbol<mlir::func::FuncOp>(
-                     call.getCallee()));
+      return 1 + ofFunction(
+                     module.lookupSymbol<mlir::func::FuncOp>(call.getCallee()));
     if (op->hasTrait<mlir::OpTrait::ConstantLike>())
       return 1;
     double cost = 1;

@@ -69,8 +69,8 @@ std::string encodePayload(llvm::json::Object header,
     llvm::json::Array shape;
     for (int64_t d : tensor->shape)
       shape.push_back(d);
-    shapes.push_back(llvm::json::Object{
-        {"type", toString(tensor->type)}, {"shape", std::move(shape)}});
+    shapes.push_back(llvm::json::Object{{"type", toString(tensor->type)},
+                                        {"shape", std::move(shape)}});
   }
   header["tensors"] = std::move(shapes);
   std::string text;
@@ -84,8 +84,8 @@ std::string encodePayload(llvm::json::Object header,
 }
 
 std::optional<ElementType> parseElementType(llvm::StringRef name) {
-  for (ElementType type : {ElementType::F32, ElementType::F64,
-                           ElementType::I32, ElementType::I64})
+  for (ElementType type :
+       {ElementType::F32, ElementType::F64, ElementType::I32, ElementType::I64})
     if (name == toString(type))
       return type;
   return std::nullopt;
@@ -177,8 +177,7 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
   auto timeRun = [&](const JitEntry &jit, llvm::json::Array *times,
                      std::vector<HostTensor> *out) -> absl::Status {
     auto runStart = Clock::now();
-    GEVO_ASSIGN_OR_RETURN(std::vector<HostTensor> produced,
-                          jit.run(arguments));
+    GEVO_ASSIGN_OR_RETURN(std::vector<HostTensor> produced, jit.run(arguments));
     if (times)
       times->push_back(msSince(runStart));
     if (out)
@@ -210,16 +209,15 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
     }
   } else {
     for (int i = 0; i < warmup + repeats; ++i)
-      if (absl::Status s = timeRun(**entry, i >= warmup ? &runMs : nullptr,
-                                   &results);
+      if (absl::Status s =
+              timeRun(**entry, i >= warmup ? &runMs : nullptr, &results);
           !s.ok())
         return fail("run", s.message());
   }
   header["run_ms"] = std::move(runMs);
   header["baseline_run_ms"] = std::move(baselineRunMs);
   std::vector<HostTensor> testResults;
-  std::vector<const HostTensor *> tensors = {
-      &results[workload.logitsResult()]};
+  std::vector<const HostTensor *> tensors = {&results[workload.logitsResult()]};
   if (request.scoreTest) {
     absl::StatusOr<std::vector<HostTensor>> produced =
         (*entry)->run(pointersTo(testArguments));
@@ -251,8 +249,8 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
     break;
   }
   size_t newline = result.payload.find('\n');
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(
-      llvm::StringRef(result.payload).substr(0, newline));
+  llvm::Expected<llvm::json::Value> value =
+      llvm::json::parse(llvm::StringRef(result.payload).substr(0, newline));
   if (newline == std::string::npos || !value) {
     if (!value)
       llvm::consumeError(value.takeError());
@@ -354,25 +352,25 @@ void EvaluationSession::submit(SandboxPool &pool,
   if (!signature.ok())
     return done(
         failed(Outcome::WrongShape, firstLine(signature.status().message())));
-  if (absl::Status status = checkSignature(workload, *signature,
-                                           validationArguments, data);
+  if (absl::Status status =
+          checkSignature(workload, *signature, validationArguments, data);
       !status.ok())
     return done(failed(Outcome::WrongShape, firstLine(status.message())));
   double staticCost = estimateStaticCost(*variant, workload.entry);
   mlir::ModuleOp module = *variant;
-  pool.submit(
-      [this, module, request] { return runInChild(module, request); },
-      [this, staticCost, done = std::move(done)](ChildResult result) {
-        Measurement m = decode(result);
-        m.staticCost = staticCost;
-        done(std::move(m));
-      });
+  pool.submit([this, module, request] { return runInChild(module, request); },
+              [this, staticCost, done = std::move(done)](ChildResult result) {
+                Measurement m = decode(result);
+                m.staticCost = staticCost;
+                done(std::move(m));
+              });
   // The child has its own copy now; `variant` is freed here.
 }
 
-Measurement EvaluationSession::evaluate(
-    SandboxPool &pool, mlir::OwningOpRef<mlir::ModuleOp> variant,
-    const RunRequest &request) {
+Measurement
+EvaluationSession::evaluate(SandboxPool &pool,
+                            mlir::OwningOpRef<mlir::ModuleOp> variant,
+                            const RunRequest &request) {
   Measurement out;
   submit(pool, std::move(variant), request,
          [&](Measurement m) { out = std::move(m); });

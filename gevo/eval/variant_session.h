@@ -1,4 +1,5 @@
-//===- variant_session.h - Evaluate many variants of one workload, isolated ===//
+//===- variant_session.h - Evaluate many variants of one workload, isolated
+//===//
 //
 // What the search evaluates per variant, prepared once: the workload's data
 // and bound argument tensors, a context holding the unmodified module, and the
@@ -57,8 +58,7 @@ public:
   /// calls `done` with the measurement when the child has ended. A variant
   /// that fails the parent-side checks gets its measurement at once.
   void submit(SandboxPool &pool, mlir::OwningOpRef<mlir::ModuleOp> variant,
-              const RunRequest &request,
-              std::function<void(Measurement)> done);
+              const RunRequest &request, std::function<void(Measurement)> done);
 
   /// Submits and waits: one measurement.
   Measurement evaluate(SandboxPool &pool,

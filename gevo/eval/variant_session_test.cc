@@ -5,11 +5,11 @@
 #include "gevo/eval/sandbox.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/tool_paths.h"
-#include "gtest/gtest.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
 
 #include <csignal>
 
@@ -21,8 +21,7 @@ constexpr char kFixture[] = "gevo/eval/testdata/variants";
 class VariantSessionTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    absl::StatusOr<WorkloadSpec> spec =
-        loadWorkloadSpec(findRunfile(kFixture));
+    absl::StatusOr<WorkloadSpec> spec = loadWorkloadSpec(findRunfile(kFixture));
     ASSERT_TRUE(spec.ok()) << spec.status();
     absl::StatusOr<std::unique_ptr<EvaluationSession>> created =
         EvaluationSession::create(*spec, EvaluationOptions());
@@ -96,8 +95,8 @@ TEST_F(VariantSessionTest, IrThatDoesNotVerifyIsInvalidIr) {
   auto function = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
   mlir::Operation *ret = function.getBody().front().getTerminator();
   mlir::OpBuilder builder(ret);
-  mlir::Value bad = mlir::arith::ConstantIntOp::create(
-      builder, ret->getLoc(), builder.getI32Type(), 1);
+  mlir::Value bad = mlir::arith::ConstantIntOp::create(builder, ret->getLoc(),
+                                                       builder.getI32Type(), 1);
   ret->setOperand(0, bad);
   SandboxPool pool(1, SandboxLimits());
   Measurement m = session->evaluate(pool, std::move(*module), RunRequest());

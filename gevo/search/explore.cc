@@ -50,9 +50,8 @@ bool allowedByFilters(const OpRef &ref, const MutationOptions &options) {
 
 } // namespace
 
-absl::StatusOr<ExploreSummary> explore(SearchConfig config,
-                                       const std::string &csvPath,
-                                       std::FILE *progress) {
+absl::StatusOr<ExploreSummary>
+explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
   auto start = std::chrono::steady_clock::now();
   GEVO_ASSIGN_OR_RETURN(WorkloadSpec spec,
                         loadWorkloadSpec(config.workloadPath));
@@ -63,22 +62,22 @@ absl::StatusOr<ExploreSummary> explore(SearchConfig config,
     config.workers = std::max(1u, std::thread::hardware_concurrency());
   GEVO_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> session,
                         EvaluationSession::create(spec, config.evaluation));
-  SandboxPool pool(config.workers,
-                   SandboxLimits{config.timeoutSeconds > 0
-                                     ? config.timeoutSeconds
-                                     : 600,
-                                 config.memoryBytes});
+  SandboxPool pool(
+      config.workers,
+      SandboxLimits{config.timeoutSeconds > 0 ? config.timeoutSeconds : 600,
+                    config.memoryBytes});
   Measurement baseline = session->evaluate(
       pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
       RunRequest());
   if (!baseline.ok())
-    return absl::InvalidArgumentError(absl::StrCat(
-        spec.modulePath, ": the unmodified program fails (",
-        toString(baseline.outcome), "): ", baseline.detail));
+    return absl::InvalidArgumentError(
+        absl::StrCat(spec.modulePath, ": the unmodified program fails (",
+                     toString(baseline.outcome), "): ", baseline.detail));
   if (config.timeoutSeconds <= 0)
     pool.setLimits(SandboxLimits{
-        std::max(2.0, 5 * (baseline.lowerMs + baseline.codegenMs +
-                           10 * baseline.medianRunMs) /
+        std::max(2.0, 5 *
+                              (baseline.lowerMs + baseline.codegenMs +
+                               10 * baseline.medianRunMs) /
                               1000 +
                           1),
         config.memoryBytes});
@@ -123,10 +122,9 @@ absl::StatusOr<ExploreSummary> explore(SearchConfig config,
       auto write = [&, prefix, line](const Measurement &m) {
         std::string row = absl::StrCat(prefix, ",", toString(m.outcome));
         for (const std::string &name : objectives)
-          absl::StrAppend(&row, ",",
-                          m.ok() ? absl::StrFormat("%.6g",
-                                                   objectiveValue(m, name))
-                                 : "");
+          absl::StrAppend(
+              &row, ",",
+              m.ok() ? absl::StrFormat("%.6g", objectiveValue(m, name)) : "");
         double ratio = m.ok() && baseline.medianRunMs > 0
                            ? m.medianRunMs / baseline.medianRunMs
                            : 0;
@@ -140,7 +138,8 @@ absl::StatusOr<ExploreSummary> explore(SearchConfig config,
         summary.ok += m.ok();
         ++measured;
         if (progress && (live || measured % 50 == 0))
-          std::fprintf(progress, "%sexplore: %lld of %lld edits measured, %lld ok%s",
+          std::fprintf(progress,
+                       "%sexplore: %lld of %lld edits measured, %lld ok%s",
                        live ? "\r" : "", static_cast<long long>(measured),
                        static_cast<long long>(summary.proposed),
                        static_cast<long long>(summary.ok), live ? "" : "\n");
@@ -160,9 +159,9 @@ absl::StatusOr<ExploreSummary> explore(SearchConfig config,
   pool.wait();
   if (progress && live)
     std::fprintf(progress, "\n");
-  summary.seconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return summary;
 }
 

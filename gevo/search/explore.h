@@ -28,9 +28,8 @@ struct ExploreSummary {
 
 /// Explores with `config` (workload, operators, filters, seed, workers,
 /// limits) and writes the CSV to `csvPath`.
-absl::StatusOr<ExploreSummary> explore(SearchConfig config,
-                                       const std::string &csvPath,
-                                       std::FILE *progress);
+absl::StatusOr<ExploreSummary>
+explore(SearchConfig config, const std::string &csvPath, std::FILE *progress);
 
 } // namespace gevo
 

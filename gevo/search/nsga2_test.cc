@@ -15,8 +15,8 @@ using ::testing::UnorderedElementsAre;
 
 // Three fronts in (runtime, error):
 //   front 0: (1,5) (2,3) (4,1)      front 1: (3,4) (5,2)     front 2: (6,6)
-const std::vector<Objectives> kPoints = {{3, 4}, {1, 5}, {6, 6}, {2, 3},
-                                         {5, 2}, {4, 1}};
+const std::vector<Objectives> kPoints = {{3, 4}, {1, 5}, {6, 6},
+                                         {2, 3}, {5, 2}, {4, 1}};
 const std::vector<bool> kAllFeasible(6, true);
 
 TEST(Nsga2Test, RanksFollowTheFronts) {
@@ -39,13 +39,13 @@ TEST(Nsga2Test, InfeasibleRankLast) {
 }
 
 TEST(Nsga2Test, SurvivorsAreWholeFrontsThenTheLeastCrowded) {
-  EXPECT_THAT(selectSurvivors(kPoints, kAllFeasible, 3),
-              ElementsAre(1, 3, 5));
+  EXPECT_THAT(selectSurvivors(kPoints, kAllFeasible, 3), ElementsAre(1, 3, 5));
   EXPECT_THAT(selectSurvivors(kPoints, kAllFeasible, 5),
               ElementsAre(0, 1, 3, 4, 5));
   // Cutting a front of five collinear points to four keeps both ends.
   std::vector<Objectives> line = {{1, 5}, {2, 4}, {3, 3}, {4, 2}, {5, 1}};
-  std::vector<size_t> kept = selectSurvivors(line, std::vector<bool>(5, true), 4);
+  std::vector<size_t> kept =
+      selectSurvivors(line, std::vector<bool>(5, true), 4);
   EXPECT_EQ(kept.size(), 4u);
   EXPECT_THAT(kept, ::testing::Contains(0));
   EXPECT_THAT(kept, ::testing::Contains(4));

@@ -18,14 +18,14 @@ bool ProgressLine::isTerminal(std::FILE *stream) {
 }
 
 std::string ProgressLine::render(const ProgressState &s) const {
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   int64_t evaluations = s.counts ? s.counts->evaluations : 0;
-  std::string line = absl::StrFormat(
-      "gen %d/%d  evals %d (%.1f/s)  cache %d", s.generation, s.generations,
-      evaluations, seconds > 0 ? evaluations / seconds : 0.0,
-      s.counts ? s.counts->cacheHits : 0);
+  std::string line = absl::StrFormat("gen %d/%d  evals %d (%.1f/s)  cache %d",
+                                     s.generation, s.generations, evaluations,
+                                     seconds > 0 ? evaluations / seconds : 0.0,
+                                     s.counts ? s.counts->cacheHits : 0);
   std::string failures;
   if (s.counts)
     for (const auto &[outcome, count] : s.counts->outcomes)

@@ -45,11 +45,13 @@ absl::StatusOr<Individual> parseIndividual(const llvm::json::Value &value,
                                            const std::string &name) {
   const llvm::json::Object *object = value.getAsObject();
   if (!object)
-    return absl::InvalidArgumentError(name + ": an individual is not an object");
+    return absl::InvalidArgumentError(name +
+                                      ": an individual is not an object");
   Individual individual;
   if (const llvm::json::Array *edits = object->getArray("edits"))
     for (const llvm::json::Value &line : *edits) {
-      absl::StatusOr<Edit> edit = parseEdit(line.getAsString().value_or("").str());
+      absl::StatusOr<Edit> edit =
+          parseEdit(line.getAsString().value_or("").str());
       if (!edit.ok())
         return absl::InvalidArgumentError(
             absl::StrCat(name, ": bad edit: ", edit.status().message()));
@@ -63,7 +65,8 @@ absl::StatusOr<Individual> parseIndividual(const llvm::json::Value &value,
     individual.newestKind = parseEditKind(newest->str());
   const llvm::json::Value *measurement = object->get("measurement");
   if (!measurement)
-    return absl::InvalidArgumentError(name + ": an individual has no measurement");
+    return absl::InvalidArgumentError(name +
+                                      ": an individual has no measurement");
   std::string text;
   llvm::raw_string_ostream os(text);
   os << *measurement;
@@ -122,10 +125,10 @@ std::string toJsonText(const Checkpoint &c) {
     archive.push_back(individualJson(individual));
   llvm::json::Object operators;
   for (const auto &[kind, stats] : c.operators)
-    operators[toString(kind)] = llvm::json::Object{
-        {"variants", stats.variants},
-        {"ok", stats.ok},
-        {"failures", outcomeCounts(stats.failures)}};
+    operators[toString(kind)] =
+        llvm::json::Object{{"variants", stats.variants},
+                           {"ok", stats.ok},
+                           {"failures", outcomeCounts(stats.failures)}};
   llvm::json::Object object{
       {"version", 1},
       {"generation", c.generation},
@@ -196,8 +199,7 @@ absl::Status writeFileAtomically(const std::string &path,
           absl::StrCat(temporary, ": cannot write"));
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    return absl::PermissionDeniedError(
-        absl::StrCat(path, ": cannot replace"));
+    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot replace"));
   return absl::OkStatus();
 }
 

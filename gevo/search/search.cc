@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -142,10 +142,10 @@ absl::Status SearchRun::prepare(bool resume) {
   GEVO_RETURN_IF_ERROR(makeDirectory(config.outDir));
   bool hasRun = fileExists(path("checkpoint.json"));
   if (hasRun && !resume)
-    return absl::AlreadyExistsError(absl::StrCat(
-        config.outDir,
-        ": holds a search run already; continue it with --resume=",
-        config.outDir, " or choose another --out"));
+    return absl::AlreadyExistsError(
+        absl::StrCat(config.outDir,
+                     ": holds a search run already; continue it with --resume=",
+                     config.outDir, " or choose another --out"));
   if (resume && !hasRun)
     return absl::NotFoundError(
         absl::StrCat(config.outDir, ": no checkpoint.json to resume from"));
@@ -161,12 +161,13 @@ absl::Status SearchRun::prepare(bool resume) {
   if (resume) {
     GEVO_ASSIGN_OR_RETURN(std::string text,
                           readFile(path("checkpoint.json"), "checkpoint"));
-    GEVO_ASSIGN_OR_RETURN(state, parseCheckpoint(text, path("checkpoint.json")));
+    GEVO_ASSIGN_OR_RETURN(state,
+                          parseCheckpoint(text, path("checkpoint.json")));
     std::istringstream rngState(state.rngState);
     rngState >> rng;
     if (!rngState)
-      return absl::InvalidArgumentError(
-          path("checkpoint.json") + ": unreadable random-number state");
+      return absl::InvalidArgumentError(path("checkpoint.json") +
+                                        ": unreadable random-number state");
     for (const Individual &individual : state.archive)
       archiveKeys.insert(individual.key);
     elapsedBefore = state.elapsedSeconds;
@@ -178,22 +179,21 @@ absl::Status SearchRun::prepare(bool resume) {
 absl::Status SearchRun::measureBaseline() {
   // A first, generous limit: nothing is known about the program yet.
   pool = std::make_unique<SandboxPool>(
-      config.workers, SandboxLimits{config.timeoutSeconds > 0
-                                        ? config.timeoutSeconds
-                                        : 600,
-                                    config.memoryBytes});
+      config.workers,
+      SandboxLimits{config.timeoutSeconds > 0 ? config.timeoutSeconds : 600,
+                    config.memoryBytes});
   baseline = session->evaluate(
       *pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
       RunRequest());
   if (!baseline.ok())
-    return absl::InvalidArgumentError(absl::StrCat(
-        spec.modulePath, ": the unmodified program fails (",
-        toString(baseline.outcome), "): ", baseline.detail));
+    return absl::InvalidArgumentError(
+        absl::StrCat(spec.modulePath, ": the unmodified program fails (",
+                     toString(baseline.outcome), "): ", baseline.detail));
   cache.insert(modelFingerprint(session->baseline()), baseline);
-  int warmup = config.evaluation.warmup >= 0 ? config.evaluation.warmup
-                                             : spec.warmup;
-  int repeats = config.evaluation.repeats > 0 ? config.evaluation.repeats
-                                              : spec.repeats;
+  int warmup =
+      config.evaluation.warmup >= 0 ? config.evaluation.warmup : spec.warmup;
+  int repeats =
+      config.evaluation.repeats > 0 ? config.evaluation.repeats : spec.repeats;
   double totalSeconds = (baseline.lowerMs + baseline.codegenMs +
                          (warmup + repeats) * baseline.medianRunMs) /
                         1000;
@@ -312,8 +312,7 @@ std::vector<Individual> SearchRun::offspring() {
   while (static_cast<int>(children.size()) < config.population) {
     const Individual &a = state.population[tournament(ranking, rng)];
     const Individual &b = state.population[tournament(ranking, rng)];
-    std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits,
-                                                             b.edits};
+    std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits, b.edits};
     if (chance(config.crossoverRate, rng))
       lists = crossoverLists(a.edits, b.edits, rng);
     for (std::vector<Edit> *list : {&lists.first, &lists.second}) {
@@ -488,8 +487,8 @@ absl::Status SearchRun::report(SearchResult &result) {
       config.frontLimit > 0) {
     std::vector<size_t> picked;
     for (int i = 0; i < config.frontLimit; ++i)
-      picked.push_back(front[i * (front.size() - 1) /
-                             std::max(1, config.frontLimit - 1)]);
+      picked.push_back(
+          front[i * (front.size() - 1) / std::max(1, config.frontLimit - 1)]);
     front = picked;
   }
   // Noise control: every member and the unmodified program itself, each
@@ -514,8 +513,8 @@ absl::Status SearchRun::report(SearchResult &result) {
       [&result](Measurement m) { result.baselineRemeasured = std::move(m); });
   pool->wait();
   if (result.baselineRemeasured.ok())
-    result.runtimeNoise =
-        std::max(0.02, 2 * std::fabs(1 - result.baselineRemeasured.runtimeRatio));
+    result.runtimeNoise = std::max(
+        0.02, 2 * std::fabs(1 - result.baselineRemeasured.runtimeRatio));
 
   GEVO_RETURN_IF_ERROR(makeDirectory(path("front")));
   std::string modelKey = modelFingerprint(session->baseline());
@@ -543,7 +542,8 @@ absl::Status SearchRun::report(SearchResult &result) {
     } else {
       patch.metadata.push_back({"remeasured", toString(again.outcome)});
     }
-    patch.metadata.push_back({"generation", std::to_string(member.individual.generation)});
+    patch.metadata.push_back(
+        {"generation", std::to_string(member.individual.generation)});
     patch.addComment(absl::StrFormat(
         " front member %d of %d from %s on %s (%s, seed %d)", k + 1,
         result.front.size(), toString(config.algorithm), spec.name,
@@ -563,13 +563,12 @@ absl::Status SearchRun::report(SearchResult &result) {
         writeFileAtomically(path(member.patchPath), printPatch(patch)));
     if (again.ok()) {
       double error = again.error();
-      bool preferred =
-          result.best < 0 ||
-          (member.dominatesBaseline &&
-           !result.front[result.best].dominatesBaseline) ||
-          (member.dominatesBaseline ==
-               result.front[result.best].dominatesBaseline &&
-           error < bestError);
+      bool preferred = result.best < 0 ||
+                       (member.dominatesBaseline &&
+                        !result.front[result.best].dominatesBaseline) ||
+                       (member.dominatesBaseline ==
+                            result.front[result.best].dominatesBaseline &&
+                        error < bestError);
       if (preferred) {
         result.best = static_cast<int>(k);
         bestError = error;
@@ -614,9 +613,9 @@ absl::Status SearchRun::report(SearchResult &result) {
            {"self_ratio", result.baselineRemeasured.runtimeRatio},
            {"static_cost", baseline.staticCost},
            {"lowered_ops", baseline.loweredOps}}},
-      {"best", result.best < 0 ? llvm::json::Value(nullptr)
-                               : llvm::json::Value(
-                                     result.front[result.best].patchPath)},
+      {"best", result.best < 0
+                   ? llvm::json::Value(nullptr)
+                   : llvm::json::Value(result.front[result.best].patchPath)},
       {"members", std::move(members)},
   };
   GEVO_RETURN_IF_ERROR(writeFileAtomically(
@@ -649,9 +648,9 @@ absl::Status SearchRun::report(SearchResult &result) {
 
 } // namespace
 
-std::vector<double> normalizedObjectives(const Measurement &m,
-                                         const Measurement &baseline,
-                                         const std::vector<std::string> &names) {
+std::vector<double>
+normalizedObjectives(const Measurement &m, const Measurement &baseline,
+                     const std::vector<std::string> &names) {
   std::vector<double> values;
   for (const std::string &name : names) {
     double value = objectiveValue(m, name);
@@ -690,7 +689,8 @@ absl::StatusOr<SearchConfig> loadRunConfig(const std::string &dir) {
 std::string summarize(const SearchResult &r) {
   std::string text;
   const SearchConfig &c = r.config;
-  double rate = r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
+  double rate =
+      r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
   absl::StrAppend(
       &text,
       absl::StrFormat("%s on %s: %d generations of %d, %d evaluations "
@@ -706,10 +706,9 @@ std::string summarize(const SearchResult &r) {
     absl::StrAppend(&text, "failed variants:", failures, "\n");
   absl::StrAppend(
       &text,
-      absl::StrFormat(
-          "unmodified: run %.2f ms, validation %.4f, test %.4f\n",
-          r.baseline.medianRunMs, r.baseline.validation.accuracy(),
-          r.baselineRemeasured.test.accuracy()));
+      absl::StrFormat("unmodified: run %.2f ms, validation %.4f, test %.4f\n",
+                      r.baseline.medianRunMs, r.baseline.validation.accuracy(),
+                      r.baselineRemeasured.test.accuracy()));
   absl::StrAppend(
       &text,
       absl::StrFormat("front: %d variants (hypervolume %.4f), re-measured "
@@ -729,42 +728,41 @@ std::string summarize(const SearchResult &r) {
     std::string objectivesText;
     for (const std::string &name : r.objectives)
       if (name != "runtime" && name != "error")
-        absl::StrAppend(&objectivesText,
-                        absl::StrFormat("  %s %.4g", name,
-                                        objectiveValue(again, name) > 0
-                                            ? objectiveValue(again, name)
-                                            : objectiveValue(
-                                                  m.individual.measurement,
-                                                  name)));
+        absl::StrAppend(
+            &objectivesText,
+            absl::StrFormat(
+                "  %s %.4g", name,
+                objectiveValue(again, name) > 0
+                    ? objectiveValue(again, name)
+                    : objectiveValue(m.individual.measurement, name)));
     absl::StrAppend(
-        &text,
-        absl::StrFormat("  %s  run x%.3f  validation %.4f (%+.4f)  test "
-                        "%.4f%s  %d edits (%s)%s\n",
-                        m.patchPath, again.runtimeRatio,
-                        again.validation.accuracy(),
-                        again.validation.accuracy() -
-                            r.baselineRemeasured.validation.accuracy(),
-                        again.test.accuracy(), objectivesText,
-                        m.individual.edits.size(), kindsOf(m.individual.edits),
-                        m.dominatesBaseline ? "  dominates" : ""));
+        &text, absl::StrFormat(
+                   "  %s  run x%.3f  validation %.4f (%+.4f)  test "
+                   "%.4f%s  %d edits (%s)%s\n",
+                   m.patchPath, again.runtimeRatio, again.validation.accuracy(),
+                   again.validation.accuracy() -
+                       r.baselineRemeasured.validation.accuracy(),
+                   again.test.accuracy(), objectivesText,
+                   m.individual.edits.size(), kindsOf(m.individual.edits),
+                   m.dominatesBaseline ? "  dominates" : ""));
   }
   if (dominating > 0)
-    absl::StrAppend(&text, absl::StrFormat(
-                               "%d of %d front variants dominate the "
-                               "unmodified program on %s.\n",
-                               dominating, r.front.size(),
-                               absl::StrJoin(r.objectives, " and ")));
+    absl::StrAppend(&text,
+                    absl::StrFormat("%d of %d front variants dominate the "
+                                    "unmodified program on %s.\n",
+                                    dominating, r.front.size(),
+                                    absl::StrJoin(r.objectives, " and ")));
   else
     absl::StrAppend(
-        &text,
-        "No variant dominates the unmodified program within noise; the "
-        "front trades one objective for another.\n");
+        &text, "No variant dominates the unmodified program within noise; the "
+               "front trades one objective for another.\n");
   absl::StrAppend(&text, "run directory: ", c.outDir, "\n");
   if (r.best >= 0) {
     std::string patch = c.outDir + "/" + r.front[r.best].patchPath;
     absl::StrAppend(
-        &text, "replay the best patch:\n  bazel run //replay:apply -- --patch=",
-        patch, " --input=", r.modulePath, " -o /tmp/variant.mlir\n",
+        &text,
+        "replay the best patch:\n  bazel run //replay:apply -- --patch=", patch,
+        " --input=", r.modulePath, " -o /tmp/variant.mlir\n",
         "  bazel run //gevo:evaluate -- --workload=", c.workloadPath,
         " --module=/tmp/variant.mlir\n");
   }

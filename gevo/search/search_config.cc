@@ -41,8 +41,9 @@ absl::StatusOr<double> parseDuration(const std::string &text) {
   size_t i = 0;
   while (i < text.size()) {
     size_t start = i;
-    while (i < text.size() &&
-           (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+    while (
+        i < text.size() &&
+        (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
       ++i;
     if (start == i)
       return absl::InvalidArgumentError(absl::StrCat(
@@ -60,9 +61,9 @@ absl::StatusOr<double> parseDuration(const std::string &text) {
       total += number * 3600;
       break;
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "bad duration '", text, "': unit '", std::string(1, unit),
-          "' (expected s, m or h)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad duration '", text, "': unit '",
+                       std::string(1, unit), "' (expected s, m or h)"));
     }
   }
   return total;

@@ -47,7 +47,7 @@ struct SearchConfig {
   int initialEdits = 2;
   int maxRandomEdits = 4;
   uint64_t seed = 1;
-  int workers = 0; // 0: one per core
+  int workers = 0;           // 0: one per core
   double timeoutSeconds = 0; // 0: derived from the unmodified program
   int64_t memoryBytes = int64_t(4) << 30;
   std::vector<EditKind> operators = {std::begin(kAllEditKinds),

@@ -17,9 +17,9 @@
 #include "gevo/search/fitness_cache.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/tool_paths.h"
-#include "gtest/gtest.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "replay/patch.h"
+#include "gtest/gtest.h"
 
 namespace gevo {
 namespace {
@@ -31,8 +31,7 @@ std::string scratch(const std::string &name) {
   return dir;
 }
 
-SearchConfig smallConfig(const std::string &out, int workers,
-                         int generations) {
+SearchConfig smallConfig(const std::string &out, int workers, int generations) {
   SearchConfig c;
   c.workloadPath = findRunfile("testdata/digits_mlp_predict");
   c.outDir = out;
@@ -58,9 +57,10 @@ std::vector<std::string> frontText(const SearchResult &result) {
     for (const Edit &edit : member.individual.edits)
       text += printEdit(edit) + "\n";
     for (const std::string &name : result.objectives)
-      text += name + "=" +
-              std::to_string(objectiveValue(member.individual.measurement, name)) +
-              "\n";
+      text +=
+          name + "=" +
+          std::to_string(objectiveValue(member.individual.measurement, name)) +
+          "\n";
     out.push_back(text);
   }
   return out;
@@ -138,8 +138,8 @@ TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
   mlir::OwningOpRef<mlir::ModuleOp> changed(baseline.clone());
   ASSERT_TRUE(applyEdit(*changed, up).ok());
   AddressIndex changedIndex(*changed);
-  OpRef changedLr = *changedIndex.refOf(changedIndex.ops()[index.ops().size() -
-                                                           index.ops().size()]);
+  OpRef changedLr = *changedIndex.refOf(
+      changedIndex.ops()[index.ops().size() - index.ops().size()]);
   for (mlir::Operation *op : changedIndex.ops())
     if (changedIndex.refOf(op)->opName == "arith.constant") {
       changedLr = *changedIndex.refOf(op);
