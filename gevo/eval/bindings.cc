@@ -65,9 +65,9 @@ absl::Status checkSignature(const WorkloadSpec &spec,
                             const std::vector<HostTensor> &arguments,
                             const DatasetSplit &data) {
   auto fail = [&](const std::string &message) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        signature.location, ": error: @", signature.name, " ", message,
-        " (workload ", spec.specPath, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(signature.location, ": error: @", signature.name, " ",
+                     message, " (workload ", spec.specPath, ")"));
   };
   if (signature.arguments.size() != arguments.size())
     return fail(absl::StrCat("takes ", signature.arguments.size(),
@@ -89,13 +89,13 @@ absl::Status checkSignature(const WorkloadSpec &spec,
                       {data.validation.size(), data.validation.numClasses}};
   if (logits.type != ElementType::F32 && logits.type != ElementType::F64)
     expected.type = ElementType::F32;
-  if (data.validation.size() != data.test.size() &&
-      logits.shape.size() == 2 && logits.shape[0] != TensorSpec::kDynamic)
-    return fail(absl::StrCat(
-        "returns logits of static shape ", logits.toString(),
-        ", but the validation and test splits differ in size (",
-        data.validation.size(), " vs ", data.test.size(),
-        "): use a dynamic first dimension or equal splits"));
+  if (data.validation.size() != data.test.size() && logits.shape.size() == 2 &&
+      logits.shape[0] != TensorSpec::kDynamic)
+    return fail(
+        absl::StrCat("returns logits of static shape ", logits.toString(),
+                     ", but the validation and test splits differ in size (",
+                     data.validation.size(), " vs ", data.test.size(),
+                     "): use a dynamic first dimension or equal splits"));
   if (!logits.accepts(expected.type, expected.shape))
     return fail(absl::StrCat("result #", spec.logitsResult(), " (logits) is ",
                              logits.toString(), ", expected ",

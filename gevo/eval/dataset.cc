@@ -1,4 +1,5 @@
-//===- dataset.cc - Labelled data sets and their deterministic splits ------===//
+//===- dataset.cc - Labelled data sets and their deterministic splits
+//------===//
 
 #include "gevo/eval/dataset.h"
 
@@ -22,9 +23,9 @@ namespace {
 absl::Status checkLabels(const Dataset &data, const std::string &where) {
   for (int64_t i = 0; i < data.size(); ++i) {
     if (data.labels[i] < 0 || data.labels[i] >= data.numClasses)
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, ": label ", data.labels[i], " of row ", i + 1,
-          " is outside [0, ", data.numClasses, ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": label ", data.labels[i], " of row ", i + 1,
+                       " is outside [0, ", data.numClasses, ")"));
   }
   return absl::OkStatus();
 }
@@ -81,23 +82,23 @@ absl::StatusOr<Dataset> loadCsv(const std::string &path,
     std::vector<absl::string_view> cells = absl::StrSplit(line, ',');
     int64_t numCells = static_cast<int64_t>(cells.size());
     if (numCells < 2)
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ":", lineNo, ":1: expected at least two comma-separated "
-          "columns (features and a label)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", lineNo,
+                       ":1: expected at least two comma-separated "
+                       "columns (features and a label)"));
     int64_t labelColumn = options.labelColumn < 0
                               ? numCells + options.labelColumn
                               : options.labelColumn;
     if (labelColumn < 0 || labelColumn >= numCells)
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", lineNo, ":1: label column ",
-                       options.labelColumn, " does not exist in a row of ",
-                       numCells, " columns"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ":", lineNo, ":1: label column ", options.labelColumn,
+          " does not exist in a row of ", numCells, " columns"));
     if (data.numFeatures == 0)
       data.numFeatures = numCells - 1;
     else if (numCells - 1 != data.numFeatures)
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ":", lineNo, ":1: expected ", data.numFeatures + 1,
-          " columns as in the first row, found ", numCells));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", lineNo, ":1: expected ", data.numFeatures + 1,
+                       " columns as in the first row, found ", numCells));
     size_t column = 1;
     for (int64_t c = 0; c < numCells; ++c) {
       std::string cell(absl::StripAsciiWhitespace(cells[c]));
@@ -124,8 +125,7 @@ absl::StatusOr<Dataset> loadCsv(const std::string &path,
     }
   }
   if (data.size() == 0)
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": no data rows"));
+    return absl::InvalidArgumentError(absl::StrCat(path, ": no data rows"));
   data.numClasses = options.numClasses > 0 ? options.numClasses : maxLabel + 1;
   if (absl::Status status = checkLabels(data, path); !status.ok())
     return status;
@@ -166,9 +166,9 @@ absl::StatusOr<Dataset> loadIdx(const std::string &imagesPath,
         imagesPath, ": header says ", count, "x", rows, "x", cols,
         " bytes of pixels after 16 header bytes, file has ", images->size()));
   if (labels->size() != 8 + count)
-    return absl::InvalidArgumentError(
-        absl::StrCat(labelsPath, ": header says ", count,
-                     " labels after 8 header bytes, file has ", labels->size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        labelsPath, ": header says ", count,
+        " labels after 8 header bytes, file has ", labels->size()));
   Dataset data;
   data.numFeatures = static_cast<int64_t>(rows * cols);
   data.features.reserve(count * rows * cols);
@@ -189,17 +189,16 @@ absl::Status writeIdx(const Dataset &data, int64_t rows, int64_t cols,
                       const std::string &imagesPath,
                       const std::string &labelsPath) {
   if (rows * cols != data.numFeatures)
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot shape ", data.numFeatures, " features as ", rows,
-                     "x", cols));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot shape ", data.numFeatures, " features as ", rows, "x", cols));
   std::string images;
   appendBigEndian32(images, 0x00000803);
   appendBigEndian32(images, static_cast<uint32_t>(data.size()));
   appendBigEndian32(images, static_cast<uint32_t>(rows));
   appendBigEndian32(images, static_cast<uint32_t>(cols));
   for (float value : data.features)
-    images.push_back(static_cast<char>(
-        static_cast<unsigned char>(std::lround(std::clamp(value, 0.f, 255.f)))));
+    images.push_back(static_cast<char>(static_cast<unsigned char>(
+        std::lround(std::clamp(value, 0.f, 255.f)))));
   std::string labels;
   appendBigEndian32(labels, 0x00000801);
   appendBigEndian32(labels, static_cast<uint32_t>(data.size()));
@@ -219,9 +218,10 @@ absl::StatusOr<DatasetSplit> splitDataset(const Dataset &data,
                                           const SplitOptions &options) {
   if (options.validation < 0 || options.test < 0 ||
       options.validation + options.test >= data.size())
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot split ", data.size(), " rows into ", options.validation,
-        " validation and ", options.test, " test rows and keep any for training"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot split ", data.size(), " rows into ",
+                     options.validation, " validation and ", options.test,
+                     " test rows and keep any for training"));
   std::vector<int64_t> order(data.size());
   std::iota(order.begin(), order.end(), 0);
   uint64_t state = options.seed;

@@ -1,4 +1,5 @@
-//===- dataset.h - Labelled data sets and their deterministic splits -------===//
+//===- dataset.h - Labelled data sets and their deterministic splits
+//-------===//
 //
 // A classification data set held in memory (features as float rows, integer
 // labels), loaders for CSV and the MNIST IDX format, and the seeded split into

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <set>
 
+#include "gevo/support/tool_paths.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "gevo/support/tool_paths.h"
 
 namespace gevo {
 namespace {
@@ -159,9 +159,9 @@ TEST(DatasetTest, SplitIsDisjointCompleteAndDeterministic) {
   EXPECT_EQ(all, rows(digits));
 
   // The split is shuffled (not the file order) and depends on the seed.
-  EXPECT_NE(first->validation.labels,
-            std::vector<int32_t>(digits.labels.begin(),
-                                 digits.labels.begin() + 360));
+  EXPECT_NE(
+      first->validation.labels,
+      std::vector<int32_t>(digits.labels.begin(), digits.labels.begin() + 360));
   absl::StatusOr<DatasetSplit> other =
       splitDataset(digits, SplitOptions{7, 360, 360});
   ASSERT_TRUE(other.ok());

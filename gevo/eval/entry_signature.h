@@ -1,4 +1,5 @@
-//===- entry_signature.h - The tensor types an entry function takes/returns ===//
+//===- entry_signature.h - The tensor types an entry function takes/returns
+//===//
 //
 // Read from the tensor-level module before lowering, because lowering erases
 // the types the harness needs to build and read memref descriptors.

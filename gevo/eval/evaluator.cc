@@ -13,24 +13,12 @@
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
+#include "gevo/support/stopwatch.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
 namespace {
-
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
-      .count();
-}
-
-std::vector<const HostTensor *> pointersTo(const std::vector<HostTensor> &v) {
-  std::vector<const HostTensor *> pointers;
-  for (const HostTensor &tensor : v)
-    pointers.push_back(&tensor);
-  return pointers;
-}
 
 /// A module parsed, checked, lowered and compiled, with the timings taken.
 struct CompiledModule {

@@ -6,9 +6,9 @@
 #include "gevo/eval/lowering.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/tool_paths.h"
+#include "mlir/IR/MLIRContext.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "mlir/IR/MLIRContext.h"
 
 namespace gevo {
 namespace {
@@ -155,7 +155,8 @@ TEST(JitTest, ResultsComeBackDenseWhateverTheirLayout) {
       EXPECT_EQ(r[3].at(i), 2.0 * i);
   }
   HostTensor wrong(ElementType::F32, {4});
-  absl::StatusOr<std::vector<HostTensor>> rejected = (*entry)->run({&a, &wrong});
+  absl::StatusOr<std::vector<HostTensor>> rejected =
+      (*entry)->run({&a, &wrong});
   ASSERT_FALSE(rejected.ok());
   EXPECT_THAT(std::string(rejected.status().message()),
               HasSubstr("argument #1 of @main is tensor<4xi32>, got "

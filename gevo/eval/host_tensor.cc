@@ -69,4 +69,11 @@ std::string HostTensor::typeString() const {
   return TensorSpec{type, shape}.toString();
 }
 
+std::vector<const HostTensor *> pointersTo(const std::vector<HostTensor> &v) {
+  std::vector<const HostTensor *> pointers;
+  for (const HostTensor &tensor : v)
+    pointers.push_back(&tensor);
+  return pointers;
+}
+
 } // namespace gevo

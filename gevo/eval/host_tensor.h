@@ -60,6 +60,10 @@ struct HostTensor {
   std::string typeString() const;
 };
 
+/// Pointers to each tensor of `tensors`, as JitEntry::run takes them.
+std::vector<const HostTensor *>
+pointersTo(const std::vector<HostTensor> &tensors);
+
 } // namespace gevo
 
 #endif // GEVO_EVAL_HOST_TENSOR_H

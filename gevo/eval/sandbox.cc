@@ -140,20 +140,18 @@ void SandboxPool::submit(ChildWork work,
                          std::function<void(ChildResult)> done) {
   while (static_cast<int>(running.size()) >= workers)
     serviceOnce();
-  int payloadPipe[2], stderrPipe[2];
-  if (::pipe2(payloadPipe, O_CLOEXEC) != 0) {
+  auto forkFailed = [&] {
     ChildResult failed;
     failed.ending = ChildResult::Ending::ForkFailed;
     done(std::move(failed));
-    return;
-  }
+  };
+  int payloadPipe[2], stderrPipe[2];
+  if (::pipe2(payloadPipe, O_CLOEXEC) != 0)
+    return forkFailed();
   if (::pipe2(stderrPipe, O_CLOEXEC) != 0) {
     ::close(payloadPipe[0]);
     ::close(payloadPipe[1]);
-    ChildResult failed;
-    failed.ending = ChildResult::Ending::ForkFailed;
-    done(std::move(failed));
-    return;
+    return forkFailed();
   }
   std::fflush(stdout);
   std::fflush(stderr);
@@ -169,10 +167,7 @@ void SandboxPool::submit(ChildWork work,
   if (pid < 0) {
     ::close(payloadPipe[0]);
     ::close(stderrPipe[0]);
-    ChildResult failed;
-    failed.ending = ChildResult::Ending::ForkFailed;
-    done(std::move(failed));
-    return;
+    return forkFailed();
   }
   auto *child = new Running();
   child->pid = pid;

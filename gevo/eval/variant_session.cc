@@ -16,6 +16,7 @@
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
+#include "gevo/support/stopwatch.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/JSON.h"
@@ -24,19 +25,7 @@
 namespace gevo {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
-
-std::vector<const HostTensor *> pointersTo(const std::vector<HostTensor> &v) {
-  std::vector<const HostTensor *> pointers;
-  for (const HostTensor &tensor : v)
-    pointers.push_back(&tensor);
-  return pointers;
-}
+using Clock = SteadyClock;
 
 /// The first line of a (possibly multi-line) message.
 std::string firstLine(absl::string_view text) {
@@ -145,7 +134,7 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
   requestCInterface(variant, workload.entry);
   if (absl::Status status = prepared->lowering->run(variant); !status.ok())
     return fail("lowering", status.message());
-  header["lower_ms"] = msSince(start);
+  header["lower_ms"] = millisecondsSince(start);
   int64_t loweredOps = 0;
   variant.walk([&](mlir::Operation *) { ++loweredOps; });
   header["lowered_ops"] = loweredOps;
@@ -154,7 +143,7 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
       JitEntry::compile(variant, signature, codegen);
   if (!entry.ok())
     return fail("codegen", entry.status().message());
-  header["codegen_ms"] = msSince(start);
+  header["codegen_ms"] = millisecondsSince(start);
 
   std::unique_ptr<JitEntry> baselineEntry;
   mlir::OwningOpRef<mlir::ModuleOp> baselineCopy;
@@ -179,7 +168,7 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
     auto runStart = Clock::now();
     GEVO_ASSIGN_OR_RETURN(std::vector<HostTensor> produced, jit.run(arguments));
     if (times)
-      times->push_back(msSince(runStart));
+      times->push_back(millisecondsSince(runStart));
     if (out)
       *out = std::move(produced);
     return absl::OkStatus();

@@ -37,8 +37,9 @@ public:
     for (const auto &entry : *obj) {
       std::string key = entry.first.str();
       if (!allowedKeys.count(key))
-        return error(at, absl::StrCat("unknown key '", key, "' (expected one of: ",
-                                      absl::StrJoin(allowedKeys, ", "), ")"));
+        return error(at,
+                     absl::StrCat("unknown key '", key, "' (expected one of: ",
+                                  absl::StrJoin(allowedKeys, ", "), ")"));
     }
     return obj;
   }
@@ -47,8 +48,9 @@ public:
                       const char *key, std::string &out, bool required) const {
     const llvm::json::Value *value = obj.get(key);
     if (!value)
-      return required ? error(at, absl::StrCat("missing required key '", key, "'"))
-                      : absl::OkStatus();
+      return required
+                 ? error(at, absl::StrCat("missing required key '", key, "'"))
+                 : absl::OkStatus();
     std::optional<llvm::StringRef> text = value->getAsString();
     if (!text)
       return error(absl::StrCat(at, ".", key), "expected a string");
@@ -62,8 +64,9 @@ public:
                        bool required = false) const {
     const llvm::json::Value *value = obj.get(key);
     if (!value)
-      return required ? error(at, absl::StrCat("missing required key '", key, "'"))
-                      : absl::OkStatus();
+      return required
+                 ? error(at, absl::StrCat("missing required key '", key, "'"))
+                 : absl::OkStatus();
     std::optional<int64_t> number = value->getAsInteger();
     if (!number || *number < min)
       return error(absl::StrCat(at, ".", key),
@@ -95,13 +98,15 @@ absl::Status parseData(const SpecReader &reader, const llvm::json::Value *value,
   GEVO_RETURN_IF_ERROR(reader.string(**obj, "$.data", "format", format, false));
   if (format == "csv") {
     data.format = DataSource::Format::Csv;
-    GEVO_RETURN_IF_ERROR(reader.string(**obj, "$.data", "path", data.path, true));
+    GEVO_RETURN_IF_ERROR(
+        reader.string(**obj, "$.data", "path", data.path, true));
     data.path = reader.resolve(data.path);
     if (const llvm::json::Value *column = (*obj)->get("label_column")) {
       std::optional<int64_t> number = column->getAsInteger();
       if (!number)
-        return reader.error("$.data.label_column",
-                            "expected an integer (negative counts from the end)");
+        return reader.error(
+            "$.data.label_column",
+            "expected an integer (negative counts from the end)");
       data.csv.labelColumn = *number;
     }
     if (const llvm::json::Value *header = (*obj)->get("has_header")) {
@@ -119,9 +124,9 @@ absl::Status parseData(const SpecReader &reader, const llvm::json::Value *value,
     data.imagesPath = reader.resolve(data.imagesPath);
     data.labelsPath = reader.resolve(data.labelsPath);
   } else {
-    return reader.error("$.data.format",
-                        absl::StrCat("expected \"csv\" or \"idx\", found \"",
-                                     format, "\""));
+    return reader.error(
+        "$.data.format",
+        absl::StrCat("expected \"csv\" or \"idx\", found \"", format, "\""));
   }
   GEVO_RETURN_IF_ERROR(
       reader.integer(**obj, "$.data", "classes", data.numClasses, 2));
@@ -144,8 +149,8 @@ absl::Status parseArguments(const SpecReader &reader,
                             std::vector<ArgumentBinding> &arguments) {
   const llvm::json::Array *array = value ? value->getAsArray() : nullptr;
   if (!array)
-    return reader.error("$.arguments",
-                        "expected an array with one binding per entry argument");
+    return reader.error(
+        "$.arguments", "expected an array with one binding per entry argument");
   for (size_t i = 0; i < array->size(); ++i) {
     std::string at = absl::StrCat("$.arguments[", i, "]");
     absl::StatusOr<const llvm::json::Object *> obj =
@@ -206,9 +211,9 @@ absl::Status parseResults(const SpecReader &reader,
     }
   }
   if (logits != 1)
-    return reader.error("$.results",
-                        absl::StrCat("expected exactly one \"logits\" result, found ",
-                                     logits));
+    return reader.error(
+        "$.results",
+        absl::StrCat("expected exactly one \"logits\" result, found ", logits));
   return absl::OkStatus();
 }
 

@@ -1,4 +1,5 @@
-//===- workload.h - What a workload is: module, data, bindings, objectives -===//
+//===- workload.h - What a workload is: module, data, bindings, objectives
+//-===//
 //
 // A workload ties an MLIR module to a data set: which function to call, which
 // split and field feeds each argument, which result holds the logits, how to

@@ -2,9 +2,9 @@
 
 #include "gevo/eval/workload.h"
 
+#include "gevo/support/tool_paths.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "gevo/support/tool_paths.h"
 
 namespace gevo {
 namespace {
@@ -74,8 +74,8 @@ TEST(WorkloadTest, WrongFieldsNameTheirPath) {
   EXPECT_THAT(errorOf(std::string(json).replace(json.find("\"other\""), 7,
                                                 "\"logits\"")),
               HasSubstr("expected exactly one \"logits\" result, found 2"));
-  EXPECT_THAT(errorOf(std::string(json).replace(json.find("\"classes\": 3"),
-                                                12, "\"classes\": 1")),
+  EXPECT_THAT(errorOf(std::string(json).replace(json.find("\"classes\": 3"), 12,
+                                                "\"classes\": 1")),
               HasSubstr("at $.data.classes: expected an integer >= 2"));
   EXPECT_THAT(errorOf(std::string(json).replace(json.find("\"test\": 2"), 9,
                                                 "\"tset\": 2")),

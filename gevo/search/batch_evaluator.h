@@ -22,12 +22,6 @@
 
 namespace gevo {
 
-struct EvaluationCounts {
-  int64_t evaluations = 0; // children run
-  int64_t cacheHits = 0;
-  std::map<Outcome, int64_t> outcomes; // over every individual measured
-};
-
 class BatchEvaluator {
 public:
   BatchEvaluator(EvaluationSession &session, SandboxPool &pool,

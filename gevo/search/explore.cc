@@ -16,23 +16,12 @@
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/fitness_cache.h"
+#include "gevo/search/run_files.h"
 #include "gevo/support/status_macros.h"
 #include "replay/patch.h"
 
 namespace gevo {
 namespace {
-
-std::string csvField(const std::string &text) {
-  if (text.find_first_of(",\"\n") == std::string::npos)
-    return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"')
-      quoted += '"';
-    quoted += c == '\n' ? ' ' : c;
-  }
-  return quoted + "\"";
-}
 
 /// The user's --functions/--ops/--dialects filters, as the operators apply
 /// them.

@@ -1,7 +1,14 @@
 //===- individual.h - One member of a search: its edits and its fitness ---===//
+//
+// Plain data shared by the search's units (no MLIR): an individual, and the
+// counts kept over every individual measured.
+//
+//===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_INDIVIDUAL_H
 #define GEVO_SEARCH_INDIVIDUAL_H
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +30,12 @@ struct Individual {
   bool cached = false;
 
   bool feasible() const { return measurement.ok(); }
+};
+
+struct EvaluationCounts {
+  int64_t evaluations = 0; // children run
+  int64_t cacheHits = 0;
+  std::map<Outcome, int64_t> outcomes; // over every individual measured
 };
 
 } // namespace gevo

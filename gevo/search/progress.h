@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "gevo/search/batch_evaluator.h"
+#include "gevo/search/individual.h"
 
 namespace gevo {
 

@@ -16,15 +16,6 @@
 namespace gevo {
 namespace {
 
-llvm::json::Value measurementJson(const Measurement &m) {
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(toJsonLine(m));
-  if (!value) {
-    llvm::consumeError(value.takeError());
-    return nullptr;
-  }
-  return std::move(*value);
-}
-
 llvm::json::Value individualJson(const Individual &individual) {
   llvm::json::Array edits;
   for (const Edit &edit : individual.edits)
@@ -96,6 +87,8 @@ std::map<Outcome, int64_t> readOutcomeCounts(const llvm::json::Object *object) {
   return counts;
 }
 
+} // namespace
+
 std::string csvField(const std::string &text) {
   if (text.find_first_of(",\"\n") == std::string::npos)
     return text;
@@ -108,7 +101,14 @@ std::string csvField(const std::string &text) {
   return quoted + "\"";
 }
 
-} // namespace
+llvm::json::Value measurementJson(const Measurement &m) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(toJsonLine(m));
+  if (!value) {
+    llvm::consumeError(value.takeError());
+    return nullptr;
+  }
+  return std::move(*value);
+}
 
 std::string kindsOf(const std::vector<Edit> &edits) {
   std::vector<std::string> kinds;

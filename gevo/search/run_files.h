@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "gevo/search/batch_evaluator.h"
 #include "gevo/search/individual.h"
+#include "llvm/Support/JSON.h"
 
 namespace gevo {
 
@@ -66,6 +66,12 @@ private:
   std::ofstream file;
   std::vector<std::string> objectives;
 };
+
+/// `text` as one CSV field (quoted when it holds a comma, quote or newline).
+std::string csvField(const std::string &text);
+
+/// A measurement as a JSON value (as the cache and checkpoint store it).
+llvm::json::Value measurementJson(const Measurement &measurement);
 
 /// "delete+copy+constant".
 std::string kindsOf(const std::vector<Edit> &edits);

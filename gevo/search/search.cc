@@ -29,6 +29,7 @@
 #include "gevo/search/variation.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
+#include "gevo/support/stopwatch.h"
 #include "replay/patch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -37,12 +38,8 @@
 namespace gevo {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = SteadyClock;
 using Rng = std::mt19937_64;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 bool chance(double p, Rng &rng) {
   return std::uniform_real_distribution<double>(0, 1)(rng) < p;
@@ -61,15 +58,6 @@ absl::Status makeDirectory(const std::string &path) {
     return absl::OkStatus();
   return absl::PermissionDeniedError(
       absl::StrCat(path, ": cannot create directory: ", std::strerror(errno)));
-}
-
-llvm::json::Value measurementValue(const Measurement &m) {
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(toJsonLine(m));
-  if (!value) {
-    llvm::consumeError(value.takeError());
-    return nullptr;
-  }
-  return std::move(*value);
 }
 
 bool fileExists(const std::string &path) {
@@ -396,7 +384,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
-  object["baseline"] = measurementValue(baseline);
+  object["baseline"] = measurementJson(baseline);
   return writeFileAtomically(path("run.json"),
                              jsonText(llvm::json::Value(std::move(object))));
 }
@@ -586,7 +574,7 @@ absl::Status SearchRun::report(SearchResult &result) {
     for (const std::string &name : objectives)
       objectiveValues[name] = objectiveValue(search, name);
     entry["objectives"] = std::move(objectiveValues);
-    entry["search"] = measurementValue(search);
+    entry["search"] = measurementJson(search);
     llvm::json::Object remeasured{
         {"outcome", toString(again.outcome)},
         {"runtime_ratio", again.runtimeRatio},
