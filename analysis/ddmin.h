@@ -1,0 +1,46 @@
+//===- ddmin.h - Delta debugging over a list of items (Zeller's ddmin) ----===//
+//
+// Finds a 1-minimal subset of items that is still "interesting" (for a patch:
+// keeps its effect), asking an oracle about subsets. The oracle is called at
+// most once per distinct subset; the result says how many calls it took.
+// Beside it, for comparison, GEVO's single greedy pass (try removing each
+// item once, in order) and exhaustive search by increasing size. No MLIR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ANALYSIS_DDMIN_H
+#define ANALYSIS_DDMIN_H
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace gevo {
+
+/// Whether a subset (indices into the full list, ascending) is interesting.
+using SubsetOracle = std::function<bool(const std::vector<size_t> &)>;
+
+struct Reduction {
+  /// Ascending indices of the items kept.
+  std::vector<size_t> kept;
+  /// Distinct subsets the oracle was asked about.
+  int tests = 0;
+};
+
+/// Zeller and Hildebrandt's ddmin (2002): split into n chunks, keep a chunk
+/// or a complement that is interesting, else double n; ends with a subset
+/// from which no single item can be removed (1-minimal). Assumes the full
+/// set is interesting (not asked); the empty set is never returned unless
+/// it is interesting.
+Reduction ddmin(size_t count, const SubsetOracle &interesting);
+
+/// GEVO's minimiser: one pass over the items, dropping each one whose
+/// removal keeps the rest interesting. Not always 1-minimal.
+Reduction greedyRemoval(size_t count, const SubsetOracle &interesting);
+
+/// The smallest interesting subset, trying all subsets by increasing size
+/// (2^count tests at worst).
+Reduction exhaustiveMinimal(size_t count, const SubsetOracle &interesting);
+
+} // namespace gevo
+
+#endif // ANALYSIS_DDMIN_H

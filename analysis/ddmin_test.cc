@@ -1,0 +1,95 @@
+//===- ddmin_test.cc - ddmin on oracles whose minimal sets are known ------===//
+
+#include "analysis/ddmin.h"
+
+#include <algorithm>
+#include <set>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+using ::testing::ElementsAre;
+
+/// Interesting when the subset holds every item of `needed`.
+SubsetOracle needs(std::set<size_t> needed) {
+  return [needed](const std::vector<size_t> &subset) {
+    return std::all_of(needed.begin(), needed.end(), [&](size_t item) {
+      return std::find(subset.begin(), subset.end(), item) != subset.end();
+    });
+  };
+}
+
+TEST(DdminTest, FindsOneNeededItemAmongMany) {
+  Reduction r = ddmin(16, needs({11}));
+  EXPECT_THAT(r.kept, ElementsAre(11));
+  // Halving: about 2 log2(16) questions, far fewer than 16.
+  EXPECT_LE(r.tests, 10);
+}
+
+TEST(DdminTest, KeepsAPairThatOnlyWorksTogether) {
+  // Items 2 and 9 help only together: neither alone is interesting.
+  Reduction r = ddmin(12, needs({2, 9}));
+  EXPECT_THAT(r.kept, ElementsAre(2, 9));
+}
+
+TEST(DdminTest, ResultIsOneMinimal) {
+  for (const std::set<size_t> &needed :
+       std::vector<std::set<size_t>>{{0}, {7}, {1, 2}, {0, 5, 6}, {3, 4, 5, 6}}) {
+    SubsetOracle oracle = needs(needed);
+    Reduction r = ddmin(8, oracle);
+    EXPECT_EQ(std::set<size_t>(r.kept.begin(), r.kept.end()), needed);
+    for (size_t drop = 0; drop < r.kept.size(); ++drop) {
+      std::vector<size_t> smaller = r.kept;
+      smaller.erase(smaller.begin() + drop);
+      EXPECT_FALSE(oracle(smaller));
+    }
+  }
+}
+
+TEST(DdminTest, EmptyWhenNothingIsNeeded) {
+  EXPECT_TRUE(ddmin(5, needs({})).kept.empty());
+  EXPECT_TRUE(ddmin(1, needs({})).kept.empty());
+  EXPECT_THAT(ddmin(1, needs({0})).kept, ElementsAre(0));
+}
+
+TEST(DdminTest, FewerTestsThanGreedyRemovalOnLongPatches) {
+  // GEVO's single pass asks once per item; ddmin halves.
+  Reduction greedy = greedyRemoval(32, needs({20}));
+  Reduction delta = ddmin(32, needs({20}));
+  EXPECT_THAT(greedy.kept, ElementsAre(20));
+  EXPECT_THAT(delta.kept, ElementsAre(20));
+  EXPECT_EQ(greedy.tests, 32);
+  EXPECT_LT(delta.tests, greedy.tests / 2);
+}
+
+TEST(DdminTest, ExhaustiveFindsTheSmallestSet) {
+  // Interesting iff it holds {0, 1, 2} or {5}: the smallest is {5}.
+  SubsetOracle oracle = [](const std::vector<size_t> &s) {
+    auto has = [&](size_t i) {
+      return std::find(s.begin(), s.end(), i) != s.end();
+    };
+    return (has(0) && has(1) && has(2)) || has(5);
+  };
+  Reduction r = exhaustiveMinimal(6, oracle);
+  EXPECT_THAT(r.kept, ElementsAre(5));
+  // Sizes 0 and 1 come first: 1 + 6 subsets at most.
+  EXPECT_LE(r.tests, 7);
+}
+
+TEST(DdminTest, AsksAboutEachSubsetOnce) {
+  std::set<std::vector<size_t>> seen;
+  int calls = 0;
+  SubsetOracle oracle = [&](const std::vector<size_t> &s) {
+    ++calls;
+    EXPECT_TRUE(seen.insert(s).second) << "asked twice";
+    return needs({1, 6})(s);
+  };
+  Reduction r = ddmin(8, oracle);
+  EXPECT_EQ(r.tests, calls);
+}
+
+} // namespace
+} // namespace gevo

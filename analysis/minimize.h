@@ -1,0 +1,45 @@
+//===- minimize.h - A patch shrunk to the edits that matter ---------------===//
+//
+// Runs ddmin over a patch's edits with PatchEffect as the oracle: the result
+// keeps every objective within tolerance of the full patch and no single
+// edit can be removed from it (1-minimal). Also offers GEVO's greedy pass
+// and exhaustive search with the same oracle, for comparison.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ANALYSIS_MINIMIZE_H
+#define ANALYSIS_MINIMIZE_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analysis/patch_effect.h"
+#include "replay/patch.h"
+
+namespace gevo {
+
+enum class Minimizer { Ddmin, Greedy, Exhaustive };
+
+struct MinimizeResult {
+  std::vector<size_t> kept; // indices into the patch's edits
+  Measurement full;         // the whole patch, as measured here
+  Measurement minimal;      // the kept edits
+  int tests = 0;            // distinct subsets asked about
+  int evaluations = 0;      // of those, run in a child (not cached)
+};
+
+/// Minimises `effect`'s edits. Fails when the full patch itself does not
+/// evaluate ok.
+absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
+                                             Minimizer minimizer);
+
+/// The kept edits as a patch for the same model, with a header saying what
+/// it came from and how it measured.
+Patch minimizedPatch(const Patch &original, const std::string &originalName,
+                     const MinimizeResult &result,
+                     const std::vector<std::string> &objectives);
+
+} // namespace gevo
+
+#endif // ANALYSIS_MINIMIZE_H

@@ -1,0 +1,146 @@
+//===- minimize_main.cc - gevo-minimize: shrink a patch to what matters ---===//
+//
+//   bazel run //analysis:minimize -- --patch=P.gevo --workload=W -o P.min.gevo
+//
+// Parses flags and calls analysis/minimize. Exit codes: 0 done, 2 bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include <thread>
+
+#include "absl/strings/str_split.h"
+#include "analysis/minimize.h"
+#include "gevo/eval/workload.h"
+#include "gevo/support/tool_errors.h"
+#include "gevo/support/tool_paths.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fstream>
+
+namespace {
+
+namespace cl = llvm::cl;
+cl::OptionCategory category("gevo-minimize options");
+cl::opt<std::string> patchPath("patch", cl::desc("Patch to minimise"),
+                               cl::value_desc("p.gevo"), cl::Required,
+                               cl::cat(category));
+cl::opt<std::string>
+    workloadPath("workload",
+                 cl::desc("Workload the patch was found on (directory or "
+                          "workload.json)"),
+                 cl::value_desc("path"), cl::Required, cl::cat(category));
+cl::opt<std::string> outputPath(
+    "o", cl::desc("Minimised patch to write (default: standard output)"),
+    cl::value_desc("p.min.gevo"), cl::init("-"), cl::cat(category));
+cl::opt<std::string> objectives(
+    "objectives",
+    cl::desc("Objectives the minimised patch must keep (comma-separated; "
+             "default: the workload's)"),
+    cl::init(""), cl::cat(category));
+cl::opt<double> runtimeTolerance(
+    "runtime-tolerance",
+    cl::desc("Run-time ratio a subset may lose against the full patch "
+             "(default 0.03)"),
+    cl::init(0.03), cl::cat(category));
+cl::opt<double> errorTolerance(
+    "error-tolerance",
+    cl::desc("Error (1 - validation accuracy) a subset may lose (default 0)"),
+    cl::init(0), cl::cat(category));
+cl::opt<int> pairs("pairs",
+                   cl::desc("Interleaved runs against the unmodified program "
+                            "per measurement (default 10)"),
+                   cl::init(10), cl::cat(category));
+cl::opt<std::string> method(
+    "method",
+    cl::desc("ddmin (default), greedy (GEVO's one pass) or exhaustive"),
+    cl::init("ddmin"), cl::cat(category));
+cl::opt<int> workers("workers", cl::desc("Processes at once (default: cores)"),
+                     cl::init(0), cl::cat(category));
+cl::opt<std::string>
+    cachePath("cache",
+              cl::desc("Fitness cache to read and extend (a search run's "
+                       "cache.jsonl); deterministic objectives only"),
+              cl::init(""), cl::cat(category));
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "gevo-minimize: the smallest subset of a patch's edits that keeps "
+          "its effect (ddmin; 1-minimal).\n",
+          &llvm::errs()))
+    return 2;
+  absl::StatusOr<gevo::Patch> patch =
+      gevo::loadPatch(gevo::resolveUserPath(patchPath));
+  if (!patch.ok())
+    return gevo::reportBadInput(std::string(patch.status().message()));
+  absl::StatusOr<gevo::WorkloadSpec> spec =
+      gevo::loadWorkloadSpec(gevo::resolveUserPath(workloadPath));
+  if (!spec.ok())
+    return gevo::reportBadInput(std::string(spec.status().message()));
+  gevo::EffectOptions options;
+  options.objectives = spec->objectives;
+  if (!objectives.empty()) {
+    options.objectives.clear();
+    for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
+      options.objectives.emplace_back(name);
+  }
+  for (const std::string &name : options.objectives)
+    if (!gevo::isKnownObjective(name))
+      return gevo::reportBadInput("--objectives: unknown objective '" + name +
+                                  "'");
+  options.runtimeTolerance = runtimeTolerance;
+  options.errorTolerance = errorTolerance;
+  options.pairs = pairs;
+  gevo::Minimizer minimizer;
+  if (method == "ddmin")
+    minimizer = gevo::Minimizer::Ddmin;
+  else if (method == "greedy")
+    minimizer = gevo::Minimizer::Greedy;
+  else if (method == "exhaustive")
+    minimizer = gevo::Minimizer::Exhaustive;
+  else
+    return gevo::reportBadInput("--method must be ddmin, greedy or exhaustive");
+
+  auto session = gevo::EvaluationSession::create(*spec, gevo::EvaluationOptions());
+  if (!session.ok())
+    return gevo::reportBadInput(std::string(session.status().message()));
+  int processes = workers > 0 ? workers
+                              : static_cast<int>(std::max(
+                                    1u, std::thread::hardware_concurrency()));
+  gevo::SandboxPool pool(processes, gevo::SandboxLimits{60, int64_t(4) << 30});
+  gevo::FitnessCache cache;
+  if (!cachePath.empty())
+    if (absl::Status status = cache.open(gevo::resolveUserPath(cachePath));
+        !status.ok())
+      return gevo::reportBadInput(std::string(status.message()));
+  gevo::PatchEffect effect(**session, pool, cache, patch->edits(), options);
+  absl::StatusOr<gevo::MinimizeResult> result =
+      gevo::minimizePatch(effect, minimizer);
+  if (!result.ok())
+    return gevo::reportBadInput(patchPath + ": " +
+                                std::string(result.status().message()));
+  gevo::Patch minimal = gevo::minimizedPatch(*patch, patchPath, *result,
+                                             options.objectives);
+  std::string text = gevo::printPatch(minimal);
+  llvm::errs() << llvm::format(
+      "minimize: kept %zu of %zu edits; %d subsets tested, %d evaluated "
+      "(%d from cache)\n",
+      result->kept.size(), patch->edits().size(), result->tests,
+      result->evaluations, effect.cacheHits);
+  for (const std::string &name : options.objectives)
+    llvm::errs() << llvm::format("  %-12s full %.4g  minimal %.4g\n",
+                                 name.c_str(), effect.value(result->full, name),
+                                 effect.value(result->minimal, name));
+  if (outputPath == "-") {
+    llvm::outs() << text;
+    return 0;
+  }
+  std::ofstream out(gevo::resolveUserPath(outputPath));
+  out << text;
+  return out ? 0 : gevo::reportBadInput(outputPath + ": cannot write");
+}

@@ -1,0 +1,79 @@
+//===- patch_effect.h - Measuring subsets of a patch's edits --------------===//
+//
+// The oracle side of minimisation and ablation: builds the variant a subset
+// of a patch's edits makes (in the patch's order; a subset in which an edit
+// no longer applies without the ones removed does not build), measures it
+// against the unmodified program (interleaved runs when run time is an
+// objective, so ratios are compared, not noisy milliseconds), and says
+// whether it keeps the full patch's effect: no objective worse than the full
+// patch's by more than its tolerance. Deterministic objectives are compared
+// exactly; measurements of deterministic objectives come from and go to the
+// fitness cache.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ANALYSIS_PATCH_EFFECT_H
+#define ANALYSIS_PATCH_EFFECT_H
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gevo/eval/sandbox.h"
+#include "gevo/eval/variant_session.h"
+#include "gevo/ir/edit.h"
+#include "gevo/search/fitness_cache.h"
+#include "gevo/search/variation.h"
+
+namespace gevo {
+
+struct EffectOptions {
+  std::vector<std::string> objectives = {"runtime", "error"};
+  /// Run-time ratio points a subset may lose against the full patch.
+  double runtimeTolerance = 0.03;
+  /// Error (1 - accuracy) a subset may lose against the full patch.
+  double errorTolerance = 0;
+  /// Interleaved run pairs per measurement when run time is an objective.
+  int pairs = 10;
+};
+
+class PatchEffect {
+public:
+  PatchEffect(EvaluationSession &session, SandboxPool &pool,
+              FitnessCache &cache, std::vector<Edit> edits,
+              EffectOptions options);
+
+  /// The measurement of the variant `subset` (ascending indices) builds, or
+  /// nullopt when one of its edits does not apply without the others.
+  std::optional<Measurement> measure(const std::vector<size_t> &subset);
+  /// Measures several subsets in parallel (the pool's workers).
+  std::vector<std::optional<Measurement>>
+  measureAll(const std::vector<std::vector<size_t>> &subsets);
+
+  /// The value of objective `name` as compared: the run-time ratio for
+  /// "runtime", the measured value otherwise.
+  double value(const Measurement &m, const std::string &name) const;
+  /// Whether `m` keeps `reference`'s effect within the tolerances.
+  bool keepsEffect(const Measurement &m, const Measurement &reference) const;
+
+  const std::vector<Edit> &edits() const { return all; }
+  const EffectOptions &effectOptions() const { return options; }
+  int evaluations = 0; // children run
+  int cacheHits = 0;
+
+private:
+  bool measuresRuntime() const;
+  EvaluationSession &session;
+  SandboxPool &pool;
+  FitnessCache &cache;
+  std::vector<Edit> all;
+  EffectOptions options;
+  Variation variation;
+  /// Interleaved measurements are kept for this run only (run time noise
+  /// belongs to the moment), by variant key.
+  std::map<std::string, Measurement> interleaved;
+};
+
+} // namespace gevo
+
+#endif // ANALYSIS_PATCH_EFFECT_H
