@@ -36,8 +36,8 @@ TEST(DdminTest, KeepsAPairThatOnlyWorksTogether) {
 }
 
 TEST(DdminTest, ResultIsOneMinimal) {
-  for (const std::set<size_t> &needed :
-       std::vector<std::set<size_t>>{{0}, {7}, {1, 2}, {0, 5, 6}, {3, 4, 5, 6}}) {
+  for (const std::set<size_t> &needed : std::vector<std::set<size_t>>{
+           {0}, {7}, {1, 2}, {0, 5, 6}, {3, 4, 5, 6}}) {
     SubsetOracle oracle = needs(needed);
     Reduction r = ddmin(8, oracle);
     EXPECT_EQ(std::set<size_t>(r.kept.begin(), r.kept.end()), needed);

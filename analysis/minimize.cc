@@ -16,11 +16,11 @@ absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
     all[i] = i;
   std::optional<Measurement> full = effect.measure(all);
   if (!full || !full->ok())
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the full patch does not evaluate ok",
-        full ? absl::StrCat(" (", toString(full->outcome), ": ", full->detail,
-                            ")")
-             : " (its edits do not apply in order)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the full patch does not evaluate ok",
+                     full ? absl::StrCat(" (", toString(full->outcome), ": ",
+                                         full->detail, ")")
+                          : " (its edits do not apply in order)"));
   MinimizeResult result;
   result.full = *full;
   int before = effect.evaluations;
@@ -58,9 +58,8 @@ Patch minimizedPatch(const Patch &original, const std::string &originalName,
   for (const std::string &name : objectives) {
     double value = name == "runtime" ? result.minimal.runtimeRatio
                                      : objectiveValue(result.minimal, name);
-    patch.metadata.push_back(
-        {name == "runtime" ? "runtime_ratio" : name,
-         absl::StrFormat("%.6g", value)});
+    patch.metadata.push_back({name == "runtime" ? "runtime_ratio" : name,
+                              absl::StrFormat("%.6g", value)});
   }
   patch.metadata.push_back(
       {"validation_accuracy",

@@ -31,9 +31,10 @@ cl::opt<std::string>
                  cl::desc("Workload the patch was found on (directory or "
                           "workload.json)"),
                  cl::value_desc("path"), cl::Required, cl::cat(category));
-cl::opt<std::string> outputPath(
-    "o", cl::desc("Minimised patch to write (default: standard output)"),
-    cl::value_desc("p.min.gevo"), cl::init("-"), cl::cat(category));
+cl::opt<std::string>
+    outputPath("o",
+               cl::desc("Minimised patch to write (default: standard output)"),
+               cl::value_desc("p.min.gevo"), cl::init("-"), cl::cat(category));
 cl::opt<std::string> objectives(
     "objectives",
     cl::desc("Objectives the minimised patch must keep (comma-separated; "
@@ -52,10 +53,10 @@ cl::opt<int> pairs("pairs",
                    cl::desc("Interleaved runs against the unmodified program "
                             "per measurement (default 10)"),
                    cl::init(10), cl::cat(category));
-cl::opt<std::string> method(
-    "method",
-    cl::desc("ddmin (default), greedy (GEVO's one pass) or exhaustive"),
-    cl::init("ddmin"), cl::cat(category));
+cl::opt<std::string>
+    method("method",
+           cl::desc("ddmin (default), greedy (GEVO's one pass) or exhaustive"),
+           cl::init("ddmin"), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Processes at once (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<std::string>
@@ -106,12 +107,14 @@ int main(int argc, char **argv) {
   else
     return gevo::reportBadInput("--method must be ddmin, greedy or exhaustive");
 
-  auto session = gevo::EvaluationSession::create(*spec, gevo::EvaluationOptions());
+  auto session =
+      gevo::EvaluationSession::create(*spec, gevo::EvaluationOptions());
   if (!session.ok())
     return gevo::reportBadInput(std::string(session.status().message()));
-  int processes = workers > 0 ? workers
-                              : static_cast<int>(std::max(
-                                    1u, std::thread::hardware_concurrency()));
+  int processes =
+      workers > 0
+          ? workers
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   gevo::SandboxPool pool(processes, gevo::SandboxLimits{60, int64_t(4) << 30});
   gevo::FitnessCache cache;
   if (!cachePath.empty())
@@ -124,8 +127,8 @@ int main(int argc, char **argv) {
   if (!result.ok())
     return gevo::reportBadInput(patchPath + ": " +
                                 std::string(result.status().message()));
-  gevo::Patch minimal = gevo::minimizedPatch(*patch, patchPath, *result,
-                                             options.objectives);
+  gevo::Patch minimal =
+      gevo::minimizedPatch(*patch, patchPath, *result, options.objectives);
   std::string text = gevo::printPatch(minimal);
   llvm::errs() << llvm::format(
       "minimize: kept %zu of %zu edits; %d subsets tested, %d evaluated "

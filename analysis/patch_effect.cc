@@ -70,8 +70,7 @@ PatchEffect::measure(const std::vector<size_t> &subset) {
   return measureAll({subset})[0];
 }
 
-double PatchEffect::value(const Measurement &m,
-                          const std::string &name) const {
+double PatchEffect::value(const Measurement &m, const std::string &name) const {
   return name == "runtime" ? m.runtimeRatio : objectiveValue(m, name);
 }
 

@@ -22,14 +22,13 @@ class Classifier {
 public:
   Classifier(mlir::func::FuncOp function, const WorkloadSpec &spec)
       : function(function) {
-    for (size_t i = 0; i < spec.arguments.size() &&
-                       i < function.getNumArguments();
-         ++i) {
+    for (size_t i = 0;
+         i < spec.arguments.size() && i < function.getNumArguments(); ++i) {
       const ArgumentBinding &binding = spec.arguments[i];
-      unsigned taint = binding.field == DataField::Features
-                           ? (binding.split == SplitRole::Train ? kTrainInput
-                                                                : kEvalInput)
-                           : kLabels;
+      unsigned taint =
+          binding.field == DataField::Features
+              ? (binding.split == SplitRole::Train ? kTrainInput : kEvalInput)
+              : kLabels;
       taints[function.getArgument(i)] = taint;
     }
   }
@@ -78,16 +77,15 @@ private:
         for (unsigned k = 0; k < loop.getNumRegionIterArgs(); ++k) {
           unsigned initial = taintOf(loop.getInitArgs()[k]);
           changed |= merge(loop.getRegionIterArgs()[k], initial);
-          changed |= merge(loop.getResult(k),
-                           initial | taintOf(yield->getOperand(k)));
+          changed |=
+              merge(loop.getResult(k), initial | taintOf(yield->getOperand(k)));
         }
         return;
       }
       if (auto generic = llvm::dyn_cast<mlir::linalg::LinalgOp>(op)) {
         if (op->getNumRegions() == 1 && !op->getRegion(0).empty())
-          for (auto [operand, argument] :
-               llvm::zip(op->getOperands(),
-                         op->getRegion(0).front().getArguments()))
+          for (auto [operand, argument] : llvm::zip(
+                   op->getOperands(), op->getRegion(0).front().getArguments()))
             changed |= merge(argument, taintOf(operand));
       } else {
         for (mlir::Region &region : op->getRegions())
@@ -287,13 +285,14 @@ RoleMap::RoleMap(mlir::ModuleOp module, const WorkloadSpec &spec) {
     }
     if (bound)
       set(constant, Role::Schedule);
-    else if (userRoles.size() == 1 && (userRoles[0] == Role::Update ||
-                                       userRoles[0] == Role::Parameter))
+    else if (userRoles.size() == 1 &&
+             (userRoles[0] == Role::Update || userRoles[0] == Role::Parameter))
       set(constant, userRoles[0]);
     else if (llvm::isa<mlir::ShapedType>(constant.getType()) &&
              llvm::cast<mlir::ShapedType>(constant.getType()).getRank() >= 1 &&
              !userRoles.empty() &&
-             (userRoles[0] == Role::Prediction || userRoles[0] == Role::Forward))
+             (userRoles[0] == Role::Prediction ||
+              userRoles[0] == Role::Forward))
       set(constant, Role::Parameter);
   });
 

@@ -8,8 +8,8 @@
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/support/tool_paths.h"
-#include "gtest/gtest.h"
 #include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
 
 namespace gevo {
 namespace {

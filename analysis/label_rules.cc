@@ -1,0 +1,423 @@
+//===- label_rules.cc - The effect-label rules, one function each ---------===//
+
+#include "analysis/label_rules.h"
+
+#include <cmath>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+
+namespace gevo {
+namespace {
+
+EffectLabel make(const char *kind, std::string summary, std::string facts) {
+  EffectLabel label;
+  label.kind = kind;
+  label.summary = std::move(summary);
+  label.evidence = std::move(facts);
+  return label;
+}
+
+/// The scalar a value holds when it is a float or integer constant (or a
+/// splat of one).
+std::optional<double> constantValue(mlir::Value value) {
+  if (!value)
+    return std::nullopt;
+  auto constant = value.getDefiningOp<mlir::arith::ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  mlir::Attribute attr = constant.getValue();
+  if (auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(attr)) {
+    if (!dense.isSplat())
+      return std::nullopt;
+    attr = dense.getSplatValue<mlir::Attribute>();
+  }
+  if (auto f = llvm::dyn_cast<mlir::FloatAttr>(attr))
+    return f.getValueAsDouble();
+  if (auto i = llvm::dyn_cast<mlir::IntegerAttr>(attr))
+    return static_cast<double>(i.getValue().getSExtValue());
+  return std::nullopt;
+}
+
+std::optional<double> literalValue(const std::string &literal) {
+  double value;
+  if (absl::SimpleAtod(literal, &value))
+    return value;
+  return std::nullopt;
+}
+
+/// The value an operand takes after the rewire, when it is a constant.
+std::optional<double> newConstant(const ResolvedRewire &r) {
+  if (r.rewire->value.kind == ValueRef::Kind::Constant)
+    return literalValue(r.rewire->value.literal);
+  return constantValue(r.newValue);
+}
+
+bool isFloatScalar(mlir::Value value) {
+  return value && llvm::isa<mlir::FloatType>(value.getType());
+}
+
+int64_t elementsOf(llvm::ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::vector<int64_t> parseShape(absl::string_view text) {
+  std::vector<int64_t> shape;
+  for (absl::string_view d : absl::StrSplit(text, 'x')) {
+    int64_t v;
+    if (absl::SimpleAtoi(d, &v))
+      shape.push_back(v);
+  }
+  return shape;
+}
+
+/// A training loop's name for people: the outermost one is "epochs", one
+/// nested in another "batches per epoch".
+std::string loopName(mlir::scf::ForOp loop, const RoleMap &roles) {
+  for (mlir::Operation *parent = loop->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (roles.isTrainingLoop(parent))
+      return "batches per epoch";
+  return roles.isTrainingLoop(loop) ? "epochs" : "loop iterations";
+}
+
+std::optional<int64_t> tripCount(std::optional<double> lower,
+                                 std::optional<double> upper,
+                                 std::optional<double> step) {
+  if (!lower || !upper || !step || *step <= 0)
+    return std::nullopt;
+  if (*upper <= *lower)
+    return 0;
+  return static_cast<int64_t>(std::ceil((*upper - *lower) / *step));
+}
+
+std::string number(double v) { return absl::StrFormat("%g", v); }
+
+} // namespace
+
+/// The scale of a weight update changes: the learning-rate constant gets
+/// another value, or an update op takes another constant in its place.
+std::optional<EffectLabel> learningRateRule(const EditView &view) {
+  if (view.edit.kind == EditKind::Constant && view.target &&
+      view.roleOf(view.target) == Role::Update &&
+      isFloatScalar(view.target->getResult(0))) {
+    std::optional<double> old = constantValue(view.target->getResult(0));
+    std::optional<double> next = literalValue(view.edit.literal);
+    if (old && next && *old != 0) {
+      EffectLabel label =
+          make("learning-rate change",
+               absl::StrFormat("learning-rate change x%g (%s -> %s)",
+                               *next / *old, number(*old), number(*next)),
+               "the constant is used only by the weight updates");
+      label.factor = *next / *old;
+      return label;
+    }
+  }
+  for (const ResolvedRewire &r : view.rewires) {
+    if (!r.user || view.roleOf(r.user) != Role::Update ||
+        !isFloatScalar(r.oldValue))
+      continue;
+    mlir::Operation *producer = r.oldValue.getDefiningOp();
+    std::optional<double> old = constantValue(r.oldValue);
+    std::optional<double> next = newConstant(r);
+    if (producer && view.roleOf(producer) == Role::Update && old && next &&
+        *old != 0) {
+      EffectLabel label = make(
+          "learning-rate change",
+          absl::StrFormat("learning-rate change x%g (%s -> %s)", *next / *old,
+                          number(*old), number(*next)),
+          "a weight update takes another constant in place of the learning "
+          "rate");
+      label.factor = *next / *old;
+      return label;
+    }
+  }
+  return std::nullopt;
+}
+
+/// A constant that only initialises parameters gets another value: the
+/// initial weights are scaled (or shifted).
+std::optional<EffectLabel> initializationRule(const EditView &view) {
+  if (view.edit.kind != EditKind::Constant || !view.target ||
+      view.roleOf(view.target) != Role::Parameter ||
+      !isFloatScalar(view.target->getResult(0)))
+    return std::nullopt;
+  std::optional<double> old = constantValue(view.target->getResult(0));
+  std::optional<double> next = literalValue(view.edit.literal);
+  if (!old || !next || *old == 0)
+    return std::nullopt;
+  EffectLabel label =
+      make("initialisation change",
+           absl::StrFormat("initialisation change x%g (%s -> %s)", *next / *old,
+                           number(*old), number(*next)),
+           "the constant is used only to compute initial parameter values");
+  label.factor = *next / *old;
+  return label;
+}
+
+/// Epochs, batches or another training loop's trip count change.
+std::optional<EffectLabel> scheduleRule(const EditView &view) {
+  auto describe =
+      [&](mlir::scf::ForOp loop, int operand,
+          std::optional<double> replacement) -> std::optional<EffectLabel> {
+    std::optional<double> bounds[3] = {constantValue(loop.getLowerBound()),
+                                       constantValue(loop.getUpperBound()),
+                                       constantValue(loop.getStep())};
+    std::optional<int64_t> old = tripCount(bounds[0], bounds[1], bounds[2]);
+    bounds[operand] = replacement;
+    std::optional<int64_t> next = tripCount(bounds[0], bounds[1], bounds[2]);
+    if (!old || !next || *old == *next)
+      return std::nullopt;
+    EffectLabel label =
+        make("training schedule change",
+             absl::StrFormat("training schedule change: %s %d -> %d",
+                             loopName(loop, view.roles), *old, *next),
+             absl::StrCat("the ",
+                          operand == 1   ? "upper bound"
+                          : operand == 0 ? "lower bound"
+                                         : "step",
+                          " of a training loop changes"));
+    label.factor = *old ? static_cast<double>(*next) / *old : 0;
+    return label;
+  };
+  if (view.edit.kind == EditKind::Constant && view.target &&
+      view.roleOf(view.target) == Role::Schedule) {
+    std::optional<double> next = literalValue(view.edit.literal);
+    for (mlir::OpOperand &use : view.target->getUses())
+      if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(use.getOwner());
+          loop && use.getOperandNumber() < 3 && view.roles.isTrainingLoop(loop))
+        if (auto label = describe(loop, use.getOperandNumber(), next))
+          return label;
+  }
+  for (const ResolvedRewire &r : view.rewires)
+    if (auto loop = llvm::dyn_cast_or_null<mlir::scf::ForOp>(r.user);
+        loop && r.rewire->operand < 3 && view.roles.isTrainingLoop(loop))
+      if (auto label = describe(loop, r.rewire->operand, newConstant(r)))
+        return label;
+  return std::nullopt;
+}
+
+/// Values cross a type boundary: a repair casts them to another element
+/// type.
+std::optional<EffectLabel> precisionRule(const EditView &view) {
+  for (const ResolvedRewire &r : view.rewires)
+    if (r.rewire->repair.find("cast(") != std::string::npos && r.newValue &&
+        r.oldValue) {
+      auto elementOf = [](mlir::Type t) {
+        if (auto shaped = llvm::dyn_cast<mlir::ShapedType>(t))
+          return shaped.getElementType();
+        return t;
+      };
+      std::string from, to;
+      llvm::raw_string_ostream fromOs(from), toOs(to);
+      elementOf(r.newValue.getType()).print(fromOs);
+      elementOf(r.oldValue.getType()).print(toOs);
+      return make("precision change",
+                  absl::StrCat("precision change: ", r.rewire->user.opName,
+                               " takes ", fromOs.str(), " values cast to ",
+                               toOs.str()),
+                  absl::StrCat("repair ", r.rewire->repair));
+    }
+  return std::nullopt;
+}
+
+/// Part of an operand of a forward, prediction or update op is zero from
+/// now on: the value wired in is smaller and padded with zeros, or a zero
+/// constant takes its place.
+std::optional<EffectLabel> pruningRule(const EditView &view) {
+  for (const ResolvedRewire &r : view.rewires) {
+    if (!r.user || !r.oldValue)
+      continue;
+    Role role = view.roleOf(r.user);
+    if (role != Role::Forward && role != Role::Prediction &&
+        role != Role::Update)
+      continue;
+    auto operandType = llvm::dyn_cast<mlir::ShapedType>(r.oldValue.getType());
+    if (!operandType || !operandType.hasStaticShape())
+      continue;
+    int64_t total = operandType.getNumElements();
+    int64_t pruned = 0;
+    std::optional<double> constant = newConstant(r);
+    if (constant && *constant == 0) {
+      pruned = total;
+    } else if (r.rewire->repair.find("pad(") != std::string::npos &&
+               r.newValue) {
+      auto valueType = llvm::dyn_cast<mlir::ShapedType>(r.newValue.getType());
+      if (!valueType || !valueType.hasStaticShape())
+        continue;
+      std::vector<int64_t> shape(valueType.getShape().begin(),
+                                 valueType.getShape().end());
+      for (absl::string_view step : absl::StrSplit(r.rewire->repair, "),")) {
+        if (absl::ConsumePrefix(&step, "crop("))
+          shape = parseShape(absl::StripSuffix(step, ")"));
+        else if (absl::ConsumePrefix(&step, "pad(")) {
+          std::vector<int64_t> padded =
+              parseShape(absl::StripSuffix(step, ")"));
+          pruned += elementsOf(padded) - elementsOf(shape);
+          shape = padded;
+        }
+      }
+    }
+    if (pruned <= 0)
+      continue;
+    bool weights = r.newValue && r.newValue.getDefiningOp() &&
+                   view.roleOf(r.newValue.getDefiningOp()) != Role::Forward &&
+                   view.roleOf(r.newValue.getDefiningOp()) != Role::Prediction;
+    bool isParameter =
+        llvm::isa<mlir::BlockArgument>(r.oldValue) ||
+        (r.oldValue.getDefiningOp() &&
+         view.roleOf(r.oldValue.getDefiningOp()) == Role::Parameter);
+    const char *what = isParameter || weights ? "weights" : "values";
+    EffectLabel label = make(
+        "parameter pruning",
+        absl::StrFormat("parameter pruning: %d of %d %s of operand %d of %s "
+                        "no longer contribute (zeroed)",
+                        pruned, total, what, r.rewire->operand,
+                        r.rewire->user.opName),
+        r.rewire->repair.empty() ? "a zero constant takes their place"
+                                 : absl::StrCat("repair ", r.rewire->repair));
+    label.pruned = pruned;
+    label.total = total;
+    return label;
+  }
+  return std::nullopt;
+}
+
+namespace {
+/// A reduction whose body takes a maximum: the max a softmax subtracts.
+bool isMaxReduction(mlir::Operation *op) {
+  auto generic = llvm::dyn_cast_or_null<mlir::linalg::GenericOp>(op);
+  if (!generic || generic.getNumReductionLoops() == 0)
+    return false;
+  bool max = false;
+  generic.getBody()->walk([&](mlir::Operation *inner) {
+    max |= llvm::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(inner);
+  });
+  return max;
+}
+
+bool feedsMaxReduction(mlir::Operation *op) {
+  if (!op)
+    return false;
+  for (mlir::Operation *user : op->getUsers())
+    if (isMaxReduction(user))
+      return true;
+  return false;
+}
+} // namespace
+
+/// The max-subtraction that keeps a softmax's exponentials finite changes.
+std::optional<EffectLabel> stabilityRule(const EditView &view) {
+  auto touches = [&](mlir::Operation *op) {
+    if (!op)
+      return false;
+    if (isMaxReduction(op) || feedsMaxReduction(op))
+      return true;
+    for (mlir::Value operand : op->getOperands())
+      if (isMaxReduction(operand.getDefiningOp()))
+        return true; // a user of the max: the subtraction
+    return false;
+  };
+  bool hit = touches(view.target);
+  for (const ResolvedRewire &r : view.rewires)
+    hit |= touches(r.user) &&
+           (isMaxReduction(r.oldValue ? r.oldValue.getDefiningOp() : nullptr) ||
+            isMaxReduction(r.user) || feedsMaxReduction(r.user));
+  if (!hit)
+    return std::nullopt;
+  return make("numerical-stability change",
+              "numerical-stability change: the max a softmax subtracts before "
+              "exponentiating is changed or bypassed",
+              "touches a max-reduction, what feeds it or what subtracts it");
+}
+
+/// A forward or prediction op is deleted, or another takes an earlier value
+/// in place of its input: a layer, an activation or a bias is skipped.
+std::optional<EffectLabel> skippedRule(const EditView &view) {
+  auto describeOp = [](mlir::Operation *op) -> std::string {
+    if (llvm::isa<mlir::linalg::MatmulOp>(op))
+      return "a layer's matmul";
+    bool relu = false, exp = false, add = false;
+    op->walk([&](mlir::Operation *inner) {
+      relu |= llvm::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(inner);
+      exp |= inner->getName().getStringRef() == "math.exp";
+      add |= llvm::isa<mlir::arith::AddFOp>(inner);
+    });
+    if (relu)
+      return "a ReLU activation";
+    if (exp)
+      return "an exponential (softmax)";
+    if (add)
+      return "a bias addition";
+    return op->getName().getStringRef().str();
+  };
+  bool forward = view.target && (view.roleOf(view.target) == Role::Forward ||
+                                 view.roleOf(view.target) == Role::Prediction);
+  if ((view.edit.kind == EditKind::Delete ||
+       view.edit.kind == EditKind::Replace) &&
+      forward && llvm::isa<mlir::linalg::LinalgOp>(view.target) &&
+      !llvm::isa<mlir::linalg::FillOp>(view.target))
+    return make(
+        "layer or activation skipped",
+        absl::StrCat("layer or activation skipped: ", describeOp(view.target),
+                     view.roleOf(view.target) == Role::Forward
+                         ? " in training"
+                         : " in prediction"),
+        absl::StrCat(toString(view.edit.kind), " of ",
+                     view.edit.target.opName));
+  for (const ResolvedRewire &r : view.rewires) {
+    if (!r.user || !r.newValue || !r.oldValue)
+      continue;
+    Role role = view.roleOf(r.user);
+    mlir::Operation *oldProducer = r.oldValue.getDefiningOp();
+    if ((role == Role::Forward || role == Role::Prediction) && oldProducer &&
+        llvm::isa<mlir::linalg::LinalgOp>(oldProducer) &&
+        !llvm::isa<mlir::linalg::FillOp>(oldProducer) &&
+        view.roleOf(oldProducer) == role &&
+        r.newValue.getType() == r.oldValue.getType())
+      return make(
+          "layer or activation skipped",
+          absl::StrCat("layer or activation skipped: ", r.rewire->user.opName,
+                       " bypasses ", describeOp(oldProducer)),
+          "an op of the same pass takes an earlier value in place of "
+          "its input");
+  }
+  return std::nullopt;
+}
+
+/// Alone, the edit leaves every prediction as it was and costs less.
+std::optional<EffectLabel> deadComputationRule(const EditView &view) {
+  const EditEvidence &e = view.evidence;
+  if (!e.alone || !e.baseline || !e.alone->ok())
+    return std::nullopt;
+  bool sameAnswers =
+      e.alone->validation.correct == e.baseline->validation.correct &&
+      e.alone->validation.total == e.baseline->validation.total;
+  bool cheaper =
+      e.alone->staticCost < e.baseline->staticCost ||
+      (e.alone->runtimeRatio > 0 &&
+       e.alone->runtimeRatio <
+           (e.baseline->runtimeRatio > 0 ? e.baseline->runtimeRatio : 1.0) -
+               e.noise);
+  if (!sameAnswers || !cheaper)
+    return std::nullopt;
+  return make(
+      "dead computation removed",
+      absl::StrCat("dead computation removed: ", toString(view.edit.kind),
+                   " of ", view.edit.target.opName,
+                   " changes no prediction and costs less"),
+      "alone it keeps every validation answer");
+}
+
+} // namespace gevo

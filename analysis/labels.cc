@@ -1,0 +1,113 @@
+//===- labels.cc - What one edit of a minimal patch does to the model -----===//
+
+#include "analysis/labels.h"
+
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "analysis/label_rules.h"
+#include "gevo/ir/apply_edit.h"
+#include "gevo/ir/op_address.h"
+
+namespace gevo {
+namespace {
+
+std::string change(const Measurement &m, const Measurement &base) {
+  std::string text =
+      absl::StrFormat("accuracy %.4f -> %.4f (%+.4f)",
+                      base.validation.accuracy(), m.validation.accuracy(),
+                      m.validation.accuracy() - base.validation.accuracy());
+  if (m.runtimeRatio > 0 && base.runtimeRatio > 0)
+    absl::StrAppend(&text, absl::StrFormat(", run x%.3f",
+                                           m.runtimeRatio / base.runtimeRatio));
+  if (base.staticCost > 0 && m.staticCost != base.staticCost)
+    absl::StrAppend(&text, absl::StrFormat(", static cost x%.3f",
+                                           m.staticCost / base.staticCost));
+  return text;
+}
+
+std::string outcomeOrChange(const Measurement &m, const Measurement &base) {
+  if (!m.ok())
+    return absl::StrCat(toString(m.outcome),
+                        m.detail.empty() ? "" : ": " + m.detail.substr(0, 80));
+  return change(m, base);
+}
+
+} // namespace
+
+std::string describeEvidence(const EditEvidence &e) {
+  std::vector<std::string> parts;
+  if (e.baseline && e.alone)
+    parts.push_back("alone: " + outcomeOrChange(*e.alone, *e.baseline));
+  else if (e.baseline)
+    parts.push_back("alone: does not apply without the edits before it");
+  if (e.full && e.without)
+    parts.push_back(
+        "the patch without it: " + outcomeOrChange(*e.without, *e.full) +
+        " against the whole patch");
+  return absl::StrJoin(parts, "; ");
+}
+
+EffectLabel labelEdit(mlir::ModuleOp baseline, const WorkloadSpec &spec,
+                      const std::vector<Edit> &edits, size_t index,
+                      const EditEvidence &evidence) {
+  mlir::OwningOpRef<mlir::ModuleOp> before(baseline.clone());
+  for (size_t i = 0; i < index && i < edits.size(); ++i)
+    (void)applyEdit(*before, edits[i]);
+  const Edit &edit = edits[index];
+  RoleMap roles(*before, spec);
+  AddressIndex addresses(*before);
+  EditView view{edit, *before, roles, evidence};
+  if (absl::StatusOr<AddressIndex::Resolved> t = addresses.resolve(edit.target);
+      t.ok())
+    view.target = t->op;
+  if (hasAnchor(edit.kind))
+    if (auto a = addresses.resolve(edit.anchor); a.ok())
+      view.anchor = a->op;
+  for (const Rewire &rewire : edit.rewires) {
+    ResolvedRewire resolved;
+    resolved.rewire = &rewire;
+    if (!rewire.userIsNew)
+      if (auto user = addresses.resolve(rewire.user); user.ok()) {
+        resolved.user = user->op;
+        if (rewire.operand < static_cast<int>(user->op->getNumOperands()))
+          resolved.oldValue = user->op->getOperand(rewire.operand);
+      }
+    if (rewire.value.kind != ValueRef::Kind::NewResult &&
+        rewire.value.kind != ValueRef::Kind::Constant) {
+      int fuzz = 0;
+      if (auto value = addresses.resolve(rewire.value, &fuzz); value.ok())
+        resolved.newValue = *value;
+    }
+    view.rewires.push_back(resolved);
+  }
+
+  EffectLabel label;
+  for (LabelRule rule : kLabelRules)
+    if (std::optional<EffectLabel> matched = rule(view)) {
+      label = *matched;
+      break;
+    }
+  if (label.kind.empty()) {
+    label.kind = "other";
+    label.summary = absl::StrCat("other: ", toString(edit.kind), " of ",
+                                 edit.target.opName);
+  }
+  std::set<std::string> touched;
+  if (view.target)
+    touched.insert(toString(roles.roleOf(view.target)));
+  for (const ResolvedRewire &r : view.rewires)
+    if (r.user)
+      touched.insert(toString(roles.roleOf(r.user)));
+  label.roles = absl::StrJoin(touched, ", ");
+  std::string dynamic = describeEvidence(evidence);
+  label.evidence =
+      absl::StrCat(label.evidence.empty() ? "" : label.evidence + "; ",
+                   "touches ", toString(edit.target), " (", label.roles, ")",
+                   dynamic.empty() ? "" : "; " + dynamic);
+  return label;
+}
+
+} // namespace gevo
