@@ -56,6 +56,8 @@ std::optional<double> literalValue(const std::string &literal) {
 
 /// The value an operand takes after the rewire, when it is a constant.
 std::optional<double> newConstant(const ResolvedRewire &r) {
+  if (r.constantAfter)
+    return r.constantAfter;
   if (r.rewire->value.kind == ValueRef::Kind::Constant)
     return literalValue(r.rewire->value.literal);
   return constantValue(r.newValue);
@@ -82,19 +84,62 @@ std::vector<int64_t> parseShape(absl::string_view text) {
   return shape;
 }
 
-/// A training loop's name for people: the outermost one is "epochs", one
-/// nested in another "batches per epoch".
-std::string loopName(mlir::scf::ForOp loop, const RoleMap &roles) {
-  for (mlir::Operation *parent = loop->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (roles.isTrainingLoop(parent))
-      return "batches per epoch";
-  return roles.isTrainingLoop(loop) ? "epochs" : "loop iterations";
+std::string number(double v) { return absl::StrFormat("%g", v); }
+
+} // namespace
+
+std::optional<double> foldScalar(mlir::Value value, int depth) {
+  if (!value || depth > 16)
+    return std::nullopt;
+  if (std::optional<double> constant = constantValue(value))
+    return constant;
+  mlir::Operation *op = value.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  auto arg = [&](unsigned i) {
+    return foldScalar(op->getOperand(i), depth + 1);
+  };
+  if (llvm::isa<mlir::arith::FPToSIOp, mlir::arith::FPToUIOp>(op)) {
+    if (auto v = arg(0))
+      return std::trunc(*v);
+    return std::nullopt;
+  }
+  if (llvm::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp,
+                mlir::arith::IndexCastOp, mlir::arith::ExtFOp,
+                mlir::arith::TruncFOp, mlir::arith::ExtSIOp,
+                mlir::arith::TruncIOp>(op))
+    return arg(0);
+  if (op->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<double> a = arg(0), b = arg(1);
+  if (!a || !b)
+    return std::nullopt;
+  if (llvm::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(op))
+    return *a * *b;
+  if (llvm::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(op))
+    return *a + *b;
+  if (llvm::isa<mlir::arith::SubFOp, mlir::arith::SubIOp>(op))
+    return *a - *b;
+  if (llvm::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp,
+                mlir::arith::MaxSIOp>(op))
+    return std::max(*a, *b);
+  if (llvm::isa<mlir::arith::MinimumFOp, mlir::arith::MinNumFOp,
+                mlir::arith::MinSIOp>(op))
+    return std::min(*a, *b);
+  if (llvm::isa<mlir::arith::DivFOp>(op) && *b != 0)
+    return *a / *b;
+  if (llvm::isa<mlir::arith::DivSIOp>(op) && *b != 0)
+    return std::trunc(*a / *b);
+  return std::nullopt;
 }
 
-std::optional<int64_t> tripCount(std::optional<double> lower,
-                                 std::optional<double> upper,
-                                 std::optional<double> step) {
+std::optional<int64_t> foldTripCount(mlir::Operation *op) {
+  auto loop = llvm::dyn_cast_or_null<mlir::scf::ForOp>(op);
+  if (!loop)
+    return std::nullopt;
+  std::optional<double> lower = foldScalar(loop.getLowerBound()),
+                        upper = foldScalar(loop.getUpperBound()),
+                        step = foldScalar(loop.getStep());
   if (!lower || !upper || !step || *step <= 0)
     return std::nullopt;
   if (*upper <= *lower)
@@ -102,9 +147,13 @@ std::optional<int64_t> tripCount(std::optional<double> lower,
   return static_cast<int64_t>(std::ceil((*upper - *lower) / *step));
 }
 
-std::string number(double v) { return absl::StrFormat("%g", v); }
-
-} // namespace
+std::string loopName(mlir::Operation *loop, const RoleMap &roles) {
+  for (mlir::Operation *parent = loop->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (roles.isTrainingLoop(parent))
+      return "batches per epoch";
+  return roles.isTrainingLoop(loop) ? "epochs" : "loop iterations";
+}
 
 /// The scale of a weight update changes: the learning-rate constant gets
 /// another value, or an update op takes another constant in its place.
@@ -166,45 +215,20 @@ std::optional<EffectLabel> initializationRule(const EditView &view) {
   return label;
 }
 
-/// Epochs, batches or another training loop's trip count change.
+/// Epochs, batches or another training loop's trip count change (whatever
+/// the edit: a constant, a rewired bound, a replaced or deleted one).
 std::optional<EffectLabel> scheduleRule(const EditView &view) {
-  auto describe =
-      [&](mlir::scf::ForOp loop, int operand,
-          std::optional<double> replacement) -> std::optional<EffectLabel> {
-    std::optional<double> bounds[3] = {constantValue(loop.getLowerBound()),
-                                       constantValue(loop.getUpperBound()),
-                                       constantValue(loop.getStep())};
-    std::optional<int64_t> old = tripCount(bounds[0], bounds[1], bounds[2]);
-    bounds[operand] = replacement;
-    std::optional<int64_t> next = tripCount(bounds[0], bounds[1], bounds[2]);
-    if (!old || !next || *old == *next)
-      return std::nullopt;
+  for (const TripChange &change : view.tripChanges) {
     EffectLabel label =
         make("training schedule change",
              absl::StrFormat("training schedule change: %s %d -> %d",
-                             loopName(loop, view.roles), *old, *next),
-             absl::StrCat("the ",
-                          operand == 1   ? "upper bound"
-                          : operand == 0 ? "lower bound"
-                                         : "step",
-                          " of a training loop changes"));
-    label.factor = *old ? static_cast<double>(*next) / *old : 0;
+                             loopName(change.loop, view.roles), change.before,
+                             change.after),
+             "the trip count of a training loop changes");
+    label.factor =
+        change.before ? static_cast<double>(change.after) / change.before : 0;
     return label;
-  };
-  if (view.edit.kind == EditKind::Constant && view.target &&
-      view.roleOf(view.target) == Role::Schedule) {
-    std::optional<double> next = literalValue(view.edit.literal);
-    for (mlir::OpOperand &use : view.target->getUses())
-      if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(use.getOwner());
-          loop && use.getOperandNumber() < 3 && view.roles.isTrainingLoop(loop))
-        if (auto label = describe(loop, use.getOperandNumber(), next))
-          return label;
   }
-  for (const ResolvedRewire &r : view.rewires)
-    if (auto loop = llvm::dyn_cast_or_null<mlir::scf::ForOp>(r.user);
-        loop && r.rewire->operand < 3 && view.roles.isTrainingLoop(loop))
-      if (auto label = describe(loop, r.rewire->operand, newConstant(r)))
-        return label;
   return std::nullopt;
 }
 
@@ -221,8 +245,12 @@ std::optional<EffectLabel> precisionRule(const EditView &view) {
       };
       std::string from, to;
       llvm::raw_string_ostream fromOs(from), toOs(to);
-      elementOf(r.newValue.getType()).print(fromOs);
-      elementOf(r.oldValue.getType()).print(toOs);
+      mlir::Type fromType = elementOf(r.newValue.getType()),
+                 toType = elementOf(r.oldValue.getType());
+      if (fromType == toType)
+        continue; // a shape cast, not a precision one
+      fromType.print(fromOs);
+      toType.print(toOs);
       return make("precision change",
                   absl::StrCat("precision change: ", r.rewire->user.opName,
                                " takes ", fromOs.str(), " values cast to ",

@@ -9,6 +9,7 @@
 #define ANALYSIS_LABEL_RULES_H
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/labels.h"
@@ -25,6 +26,15 @@ struct ResolvedRewire {
   mlir::Operation *user = nullptr; // null when the user is the new op
   mlir::Value oldValue;            // the operand before (null if unknown)
   mlir::Value newValue;            // null for new:k and const(...)
+  /// The operand's value after the edit when it folds to a scalar constant
+  /// (through arith ops and casts), e.g. a replaced constant's new value.
+  std::optional<double> constantAfter;
+};
+
+/// A training loop whose trip count the edit changes.
+struct TripChange {
+  mlir::Operation *loop = nullptr; // in the module before the edit
+  int64_t before = 0, after = 0;
 };
 
 struct EditView {
@@ -35,9 +45,20 @@ struct EditView {
   mlir::Operation *target = nullptr;
   mlir::Operation *anchor = nullptr;
   std::vector<ResolvedRewire> rewires;
+  std::vector<TripChange> tripChanges;
 
   Role roleOf(mlir::Operation *op) const { return roles.roleOf(op); }
 };
+
+/// The scalar `value` computes when it folds through constants, arith
+/// arithmetic and casts.
+std::optional<double> foldScalar(mlir::Value value, int depth = 0);
+
+/// An scf.for's trip count when its bounds fold.
+std::optional<int64_t> foldTripCount(mlir::Operation *loop);
+
+/// "epochs", "batches per epoch" or "loop iterations".
+std::string loopName(mlir::Operation *loop, const RoleMap &roles);
 
 using LabelRule = std::optional<EffectLabel> (*)(const EditView &);
 

@@ -10,6 +10,7 @@
 #include "analysis/label_rules.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace gevo {
 namespace {
@@ -82,6 +83,53 @@ EffectLabel labelEdit(mlir::ModuleOp baseline, const WorkloadSpec &spec,
         resolved.newValue = *value;
     }
     view.rewires.push_back(resolved);
+  }
+  // A replaced op's uses take the clone's results: rewires in all but name.
+  std::vector<Rewire> implied;
+  if (edit.kind == EditKind::Replace && view.target) {
+    for (mlir::OpOperand &use : view.target->getUses())
+      if (std::optional<OpRef> user = addresses.refOf(use.getOwner())) {
+        Rewire rewire;
+        rewire.user = *user;
+        rewire.operand = static_cast<int>(use.getOperandNumber());
+        rewire.value.kind = ValueRef::Kind::NewResult;
+        implied.push_back(rewire);
+      }
+    for (const Rewire &rewire : implied) {
+      ResolvedRewire resolved;
+      resolved.rewire = &rewire;
+      if (auto user = addresses.resolve(rewire.user); user.ok()) {
+        resolved.user = user->op;
+        resolved.oldValue = user->op->getOperand(rewire.operand);
+      }
+      view.rewires.push_back(resolved);
+    }
+  }
+  // The module after the edit, to read what operands and loop bounds
+  // become (ops map one to one until the edit changes them).
+  mlir::IRMapping mapping;
+  mlir::OwningOpRef<mlir::ModuleOp> after(
+      llvm::cast<mlir::ModuleOp>(before->getOperation()->clone(mapping)));
+  if (applyEdit(*after, edit).ok()) {
+    bool targetErased =
+        edit.kind == EditKind::Delete || edit.kind == EditKind::Replace;
+    for (ResolvedRewire &r : view.rewires)
+      if (r.user && !(targetErased && r.user == view.target)) {
+        mlir::Operation *user = mapping.lookupOrNull(r.user);
+        if (user &&
+            r.rewire->operand < static_cast<int>(user->getNumOperands()))
+          r.constantAfter = foldScalar(user->getOperand(r.rewire->operand));
+      }
+    before->walk([&](mlir::Operation *loop) {
+      if (!roles.isTrainingLoop(loop))
+        return;
+      mlir::Operation *mapped = mapping.lookupOrNull(loop);
+      std::optional<int64_t> was = foldTripCount(loop);
+      std::optional<int64_t> now =
+          mapped ? foldTripCount(mapped) : std::nullopt;
+      if (was && now && *was != *now)
+        view.tripChanges.push_back(TripChange{loop, *was, *now});
+    });
   }
 
   EffectLabel label;

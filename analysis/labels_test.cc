@@ -78,6 +78,13 @@ TEST_F(LabelsTest, BatchBoundDeletedAndRewired) {
       << l.summary;
 }
 
+TEST_F(LabelsTest, BatchBoundReplacedByAComputedValue) {
+  EffectLabel l = label("replace_bound.gevo");
+  EXPECT_EQ(l.kind, "training schedule change") << l.summary;
+  EXPECT_NE(l.summary.find("batches per epoch 33 -> 0"), std::string::npos)
+      << l.summary;
+}
+
 TEST_F(LabelsTest, FirstLayerWeightsPrunedByPadding) {
   // W2 (32x10 = 320 values) padded to 64x32 (2048): 1728 zeros.
   EffectLabel l = label("prune.gevo");

@@ -1,0 +1,411 @@
+//===- analyze.cc - From a search run or a patch to a labelled report -----===//
+
+#include "analysis/analyze.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "analysis/ablation.h"
+#include "analysis/labels.h"
+#include "analysis/minimize.h"
+#include "gevo/eval/lowering.h"
+#include "gevo/ir/apply_edit.h"
+#include "gevo/ir/op_address.h"
+#include "gevo/search/fitness_cache.h"
+#include "gevo/support/file_io.h"
+#include "gevo/support/status_macros.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace gevo {
+namespace {
+
+absl::Status makeDirectory(const std::string &path) {
+  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST)
+    return absl::OkStatus();
+  return absl::PermissionDeniedError(path + ": cannot create directory");
+}
+
+std::string printOp(mlir::Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os, mlir::OpPrintingFlags().skipRegions());
+  os.flush();
+  return text;
+}
+
+/// The ops edit `index` touches, printed before and after it.
+std::pair<std::string, std::string> touchedOps(mlir::ModuleOp baseline,
+                                               const std::vector<Edit> &edits,
+                                               size_t index) {
+  mlir::OwningOpRef<mlir::ModuleOp> module(baseline.clone());
+  for (size_t i = 0; i < index; ++i)
+    (void)applyEdit(*module, edits[i]);
+  const Edit &edit = edits[index];
+  AddressIndex addresses(*module);
+  std::vector<mlir::Operation *> shown;
+  mlir::Operation *target = nullptr;
+  if (auto t = addresses.resolve(edit.target); t.ok())
+    shown.push_back(target = t->op);
+  if (hasAnchor(edit.kind))
+    if (auto a = addresses.resolve(edit.anchor); a.ok())
+      shown.push_back(a->op);
+  for (const Rewire &rewire : edit.rewires)
+    if (!rewire.userIsNew)
+      if (auto u = addresses.resolve(rewire.user);
+          u.ok() && std::find(shown.begin(), shown.end(), u->op) == shown.end())
+        shown.push_back(u->op);
+  std::string before, after;
+  for (mlir::Operation *op : shown)
+    absl::StrAppend(&before, before.empty() ? "" : "\n", printOp(op));
+  bool targetGoes =
+      edit.kind == EditKind::Delete || edit.kind == EditKind::Replace;
+  if (!applyEdit(*module, edit).ok())
+    return {before, "(the edit does not apply here)"};
+  for (mlir::Operation *op : shown) {
+    if (targetGoes && op == target) {
+      absl::StrAppend(&after, after.empty() ? "" : "\n", "// (",
+                      toString(edit.kind) == std::string("delete") ? "deleted"
+                                                                   : "replaced",
+                      ") ", edit.target.opName);
+      continue;
+    }
+    absl::StrAppend(&after, after.empty() ? "" : "\n", printOp(op));
+  }
+  return {before, after};
+}
+
+std::string describe(const std::optional<Measurement> &m) {
+  if (!m)
+    return "does not build";
+  if (!m->ok())
+    return toString(m->outcome);
+  return absl::StrFormat("accuracy %.4f, run x%.3f", m->validation.accuracy(),
+                         m->runtimeRatio);
+}
+
+/// One analysis over one workload: sessions, pool and cache shared by every
+/// patch analysed.
+class Analyzer {
+public:
+  static absl::StatusOr<std::unique_ptr<Analyzer>>
+  create(const std::string &workloadPath, AnalyzeOptions options) {
+    std::unique_ptr<Analyzer> a(new Analyzer());
+    a->options = std::move(options);
+    GEVO_ASSIGN_OR_RETURN(a->spec, loadWorkloadSpec(workloadPath));
+    if (a->options.effect.objectives.empty())
+      a->options.effect.objectives = a->spec.objectives;
+    GEVO_ASSIGN_OR_RETURN(
+        a->session, EvaluationSession::create(a->spec, EvaluationOptions()));
+    if (a->options.checkOptimized) {
+      EvaluationOptions optimized;
+      optimized.pipeline =
+          std::string("canonicalize, cse, ") + kDefaultCpuPipeline;
+      optimized.codegen.llvmPipeline = "default<O3>";
+      optimized.codegen.optLevel = 3;
+      GEVO_ASSIGN_OR_RETURN(a->optimizedSession,
+                            EvaluationSession::create(a->spec, optimized));
+    }
+    int workers = a->options.workers > 0
+                      ? a->options.workers
+                      : static_cast<int>(
+                            std::max(1u, std::thread::hardware_concurrency()));
+    a->pool = std::make_unique<SandboxPool>(
+        workers, SandboxLimits{120, int64_t(4) << 30});
+    return a;
+  }
+
+  const WorkloadSpec &workload() const { return spec; }
+  EvaluationSession &evaluation() { return *session; }
+  const AnalyzeOptions &settings() const { return options; }
+
+  VariantFinding analyze(const std::string &name, const Patch &patch) {
+    VariantFinding v;
+    v.name = name;
+    std::vector<Edit> edits = patch.edits();
+    v.originalEdits = edits.size();
+    if (options.progress)
+      std::fprintf(options.progress, "analyze: %s (%zu edits)\n", name.c_str(),
+                   edits.size());
+    PatchEffect effect(*session, *pool, cache, edits, options.effect);
+    absl::StatusOr<MinimizeResult> minimized =
+        minimizePatch(effect, Minimizer::Ddmin);
+    if (!minimized.ok()) {
+      v.error = std::string(minimized.status().message());
+      return v;
+    }
+    v.tests = minimized->tests;
+    v.evaluations = minimized->evaluations;
+    v.full = minimized->full;
+    std::vector<Edit> minimal;
+    for (size_t i : minimized->kept)
+      minimal.push_back(edits[i]);
+    // Write the minimal patch beside the report.
+    std::string stem = name;
+    for (char &c : stem)
+      if (c == '/')
+        c = '_';
+    if (stem.size() > 5 && stem.substr(stem.size() - 5) == ".gevo")
+      stem.resize(stem.size() - 5);
+    v.minimizedPath = stem + ".min.gevo";
+    Patch minimalPatch =
+        minimizedPatch(patch, name, *minimized, options.effect.objectives);
+    std::ofstream(options.outDir + "/" + v.minimizedPath)
+        << printPatch(minimalPatch);
+
+    PatchEffect minimalEffect(*session, *pool, cache, minimal, options.effect);
+    Ablation ablation = ablate(minimalEffect);
+    v.minimal = ablation.full;
+    for (size_t i = 0; i < minimal.size(); ++i) {
+      EditEvidence evidence;
+      evidence.baseline = ablation.baseline;
+      evidence.alone = ablation.alone[i];
+      evidence.without = ablation.without[i];
+      evidence.full = ablation.full;
+      evidence.noise = options.effect.runtimeTolerance;
+      EditFinding finding;
+      finding.line = printEdit(minimal[i]);
+      finding.label =
+          labelEdit(session->baseline(), spec, minimal, i, evidence);
+      finding.relation = ablation.relations[i];
+      finding.alone = ablation.alone[i];
+      finding.without = ablation.without[i];
+      std::tie(finding.before, finding.after) =
+          touchedOps(session->baseline(), minimal, i);
+      v.edits.push_back(std::move(finding));
+    }
+    for (const PairEffect &pair : ablation.pairs)
+      v.pairs.push_back(PairFinding{pair.first + 1, pair.second + 1,
+                                    pair.relation, describe(pair.together)});
+    if (optimizedSession)
+      v.optimized = checkOptimized(minimal, ablation);
+    return v;
+  }
+
+private:
+  Analyzer() = default;
+
+  /// GEVO's -O2 check: does the minimal patch still pay off when both
+  /// programs go through canonicalize, cse and LLVM's default<O3>?
+  OptimizedCheck checkOptimized(const std::vector<Edit> &minimal,
+                                const Ablation &ablation) {
+    OptimizedCheck check;
+    check.checked = true;
+    RunRequest request;
+    request.interleavedPairs = std::max(1, options.effect.pairs);
+    Variation variation(optimizedSession->baseline(), MutationOptions());
+    BuiltVariant built = variation.build(minimal);
+    Measurement variant =
+        optimizedSession->evaluate(*pool, std::move(built.module), request);
+    if (!optimizedBaseline)
+      optimizedBaseline =
+          optimizedSession->evaluate(*pool,
+                                     mlir::OwningOpRef<mlir::ModuleOp>(
+                                         optimizedSession->baseline().clone()),
+                                     request);
+    if (!variant.ok() || !optimizedBaseline->ok()) {
+      check.detail = absl::StrCat(
+          "optimized build: ", toString(variant.outcome), " ", variant.detail);
+      return check;
+    }
+    check.runtimeRatio = variant.runtimeRatio;
+    check.accuracy = variant.validation.accuracy();
+    check.baselineAccuracy = optimizedBaseline->validation.accuracy();
+    double tol = options.effect.runtimeTolerance;
+    bool fasterBefore =
+        ablation.full.runtimeRatio > 0 && ablation.full.runtimeRatio < 1 - tol;
+    bool betterBefore = ablation.full.validation.accuracy() >
+                        ablation.baseline.validation.accuracy();
+    bool fasterAfter = variant.runtimeRatio < 1 - tol;
+    bool betterAfter = check.accuracy > check.baselineAccuracy;
+    check.survives = (fasterBefore || betterBefore) &&
+                     (!fasterBefore || fasterAfter) &&
+                     (!betterBefore || betterAfter);
+    check.detail = absl::StrCat(
+        fasterBefore ? (fasterAfter ? "still faster" : "no longer faster")
+                     : "was not faster",
+        "; ",
+        betterBefore
+            ? (betterAfter ? "still more accurate" : "no longer more accurate")
+            : "was not more accurate");
+    return check;
+  }
+
+  AnalyzeOptions options;
+  WorkloadSpec spec;
+  std::unique_ptr<EvaluationSession> session, optimizedSession;
+  std::optional<Measurement> optimizedBaseline;
+  std::unique_ptr<SandboxPool> pool;
+  FitnessCache cache;
+};
+
+std::vector<std::string> splitCsvLine(const std::string &line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted) {
+      cells.push_back(cell);
+      cell.clear();
+    } else
+      cell += c;
+  }
+  cells.push_back(cell);
+  return cells;
+}
+
+} // namespace
+
+absl::StatusOr<AnalysisReport>
+analyzePatches(const std::string &workloadPath,
+               const std::vector<std::pair<std::string, Patch>> &patches,
+               AnalyzeOptions options) {
+  GEVO_RETURN_IF_ERROR(makeDirectory(options.outDir));
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Analyzer> analyzer,
+                        Analyzer::create(workloadPath, options));
+  AnalysisReport report;
+  report.workload = analyzer->workload().name;
+  report.objectives = analyzer->settings().effect.objectives;
+  SandboxPool pool(1, SandboxLimits{120, int64_t(4) << 30});
+  report.baseline = analyzer->evaluation().evaluate(
+      pool,
+      mlir::OwningOpRef<mlir::ModuleOp>(
+          analyzer->evaluation().baseline().clone()),
+      RunRequest());
+  size_t limit = options.maxVariants > 0 ? options.maxVariants : patches.size();
+  for (size_t i = 0; i < patches.size() && i < limit; ++i)
+    report.variants.push_back(
+        analyzer->analyze(patches[i].first, patches[i].second));
+  // Without a run, the plot shows the unmodified program, each full patch,
+  // its minimal form and its edits alone.
+  auto point = [&](const Measurement &m, ScatterPoint::Kind kind,
+                   const std::string &label) {
+    if (!m.ok() || report.objectives.size() < 2)
+      return;
+    report.points.push_back(
+        ScatterPoint{objectiveValue(m, report.objectives[0]),
+                     objectiveValue(m, report.objectives[1]), kind, label});
+  };
+  point(report.baseline, ScatterPoint::Kind::Baseline, "unmodified");
+  for (const VariantFinding &v : report.variants) {
+    point(v.full, ScatterPoint::Kind::Front, v.name);
+    for (const EditFinding &e : v.edits)
+      if (e.alone)
+        point(*e.alone, ScatterPoint::Kind::Evaluated, e.line);
+  }
+  return report;
+}
+
+absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
+                                          AnalyzeOptions options) {
+  GEVO_ASSIGN_OR_RETURN(std::string runText,
+                        readFile(runDir + "/run.json", "run file"));
+  llvm::Expected<llvm::json::Value> run = llvm::json::parse(runText);
+  if (!run)
+    return absl::InvalidArgumentError(
+        absl::StrCat(runDir, "/run.json: ", llvm::toString(run.takeError())));
+  const llvm::json::Object *config =
+      run->getAsObject() ? run->getAsObject()->getObject("config") : nullptr;
+  if (!config || !config->getString("workload"))
+    return absl::InvalidArgumentError(runDir + "/run.json: no config.workload");
+  std::string workloadPath = config->getString("workload")->str();
+  std::vector<std::string> objectives;
+  if (const llvm::json::Array *list =
+          run->getAsObject()->getArray("objectives"))
+    for (const llvm::json::Value &name : *list)
+      objectives.push_back(name.getAsString().value_or("").str());
+  if (options.effect.objectives.empty())
+    options.effect.objectives = objectives;
+
+  GEVO_ASSIGN_OR_RETURN(std::string frontText,
+                        readFile(runDir + "/front.json", "front file"));
+  llvm::Expected<llvm::json::Value> front = llvm::json::parse(frontText);
+  if (!front)
+    return absl::InvalidArgumentError(absl::StrCat(
+        runDir, "/front.json: ", llvm::toString(front.takeError())));
+  std::vector<std::pair<std::string, Patch>> patches;
+  std::set<std::string> frontKeys;
+  if (const llvm::json::Array *members =
+          front->getAsObject()->getArray("members"))
+    for (const llvm::json::Value &member : *members) {
+      const llvm::json::Object *m = member.getAsObject();
+      if (!m || !m->getString("patch"))
+        continue;
+      std::string name = m->getString("patch")->str();
+      if (auto key = m->getString("key"))
+        frontKeys.insert(key->str());
+      GEVO_ASSIGN_OR_RETURN(Patch patch, loadPatch(runDir + "/" + name));
+      patches.push_back({name, std::move(patch)});
+    }
+  GEVO_ASSIGN_OR_RETURN(AnalysisReport report,
+                        analyzePatches(workloadPath, patches, options));
+  report.source = runDir;
+
+  // Every evaluated variant from history.csv.
+  report.points.erase(std::remove_if(report.points.begin(), report.points.end(),
+                                     [](const ScatterPoint &p) {
+                                       return p.kind !=
+                                              ScatterPoint::Kind::Baseline;
+                                     }),
+                      report.points.end());
+  std::ifstream history(runDir + "/history.csv");
+  std::string line;
+  std::getline(history, line);
+  std::vector<std::string> header = splitCsvLine(line);
+  auto column = [&](const std::string &name) {
+    return std::find(header.begin(), header.end(), name) - header.begin();
+  };
+  size_t keyColumn = column("key"), outcomeColumn = column("outcome");
+  size_t xColumn = report.objectives.size() >= 2 ? column(report.objectives[0])
+                                                 : header.size();
+  size_t yColumn = report.objectives.size() >= 2 ? column(report.objectives[1])
+                                                 : header.size();
+  std::set<std::string> seen;
+  while (std::getline(history, line)) {
+    std::vector<std::string> cells = splitCsvLine(line);
+    if (xColumn >= cells.size() || yColumn >= cells.size() ||
+        outcomeColumn >= cells.size() || cells[outcomeColumn] != "ok" ||
+        !seen.insert(cells[keyColumn]).second)
+      continue;
+    ScatterPoint p;
+    p.x = std::atof(cells[xColumn].c_str());
+    p.y = std::atof(cells[yColumn].c_str());
+    p.kind = frontKeys.count(cells[keyColumn]) ? ScatterPoint::Kind::Front
+                                               : ScatterPoint::Kind::Evaluated;
+    p.label = absl::StrCat("generation ", cells[0], ": ", cells[keyColumn]);
+    report.points.push_back(p);
+  }
+  std::ifstream operators(runDir + "/operators.csv");
+  if (std::getline(operators, line)) {
+    report.operatorHeader = splitCsvLine(line);
+    while (std::getline(operators, line))
+      report.operatorRows.push_back(splitCsvLine(line));
+  }
+  return report;
+}
+
+absl::Status writeReport(const AnalysisReport &report, const std::string &dir) {
+  GEVO_RETURN_IF_ERROR(makeDirectory(dir));
+  for (auto [name, text] : {std::pair{"report.html", toHtml(report)},
+                            std::pair{"report.md", toMarkdown(report)},
+                            std::pair{"report.json", toJson(report)}}) {
+    std::ofstream out(dir + "/" + name);
+    out << text;
+    if (!out)
+      return absl::PermissionDeniedError(dir + "/" + name + ": cannot write");
+  }
+  return absl::OkStatus();
+}
+
+} // namespace gevo

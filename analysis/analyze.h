@@ -1,0 +1,52 @@
+//===- analyze.h - From a search run or a patch to a labelled report ------===//
+//
+// For each patch (every front member of a run, or one given patch): ddmin
+// shrinks it to the edits that matter (the minimal patch is written beside
+// the report), the minimal patch is ablated (each edit alone, each removed,
+// pairs), every edit is labelled with evidence, the ops it touches are
+// printed before and after, and the gain is checked again after
+// canonicalize, cse and an optimizing LLVM pipeline (GEVO's -O2 check).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ANALYSIS_ANALYZE_H
+#define ANALYSIS_ANALYZE_H
+
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analysis/patch_effect.h"
+#include "analysis/report.h"
+#include "replay/patch.h"
+
+namespace gevo {
+
+struct AnalyzeOptions {
+  EffectOptions effect; // objectives empty: the workload's
+  int workers = 0;      // 0: one per core
+  bool checkOptimized = true;
+  /// Most front members analysed (0: all).
+  int maxVariants = 0;
+  /// Where the report and the minimal patches go.
+  std::string outDir;
+  std::FILE *progress = nullptr;
+};
+
+/// Analyses every front member of a search run directory.
+absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
+                                          AnalyzeOptions options);
+
+/// Analyses patches of one workload (name, patch).
+absl::StatusOr<AnalysisReport>
+analyzePatches(const std::string &workloadPath,
+               const std::vector<std::pair<std::string, Patch>> &patches,
+               AnalyzeOptions options);
+
+/// Writes report.html, report.md and report.json into `dir`.
+absl::Status writeReport(const AnalysisReport &report, const std::string &dir);
+
+} // namespace gevo
+
+#endif // ANALYSIS_ANALYZE_H

@@ -1,0 +1,136 @@
+//===- analyze_main.cc - gevo-analyze: minimal, labelled patches, reported ===//
+//
+//   bazel run //analysis:analyze -- --run=gevo-runs/digits_mlp_train-...
+//   bazel run //analysis:analyze -- --patch=P.gevo --workload=W --out=DIR
+//
+// Parses flags and calls analysis/analyze. Exit codes: 0 done, 2 bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "absl/strings/str_split.h"
+#include "analysis/analyze.h"
+#include "gevo/support/tool_errors.h"
+#include "gevo/support/tool_paths.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace {
+
+namespace cl = llvm::cl;
+cl::OptionCategory category("gevo-analyze options");
+cl::opt<std::string>
+    runDir("run",
+           cl::desc("A search run directory: analyse every front member"),
+           cl::value_desc("dir"), cl::init(""), cl::cat(category));
+cl::list<std::string>
+    patchPaths("patch",
+               cl::desc("A patch to analyse (repeatable; needs --workload)"),
+               cl::value_desc("p.gevo"), cl::cat(category));
+cl::opt<std::string> workloadPath("workload", cl::desc("The patches' workload"),
+                                  cl::value_desc("path"), cl::init(""),
+                                  cl::cat(category));
+cl::opt<std::string> outDir(
+    "out",
+    cl::desc("Where report.html, report.md, report.json and the minimal "
+             "patches go (default: <run>/analysis, or analysis/ beside the "
+             "first patch)"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(category));
+cl::opt<std::string> objectives(
+    "objectives",
+    cl::desc("Objectives the minimal patches must keep (default: the run's "
+             "or the workload's)"),
+    cl::init(""), cl::cat(category));
+cl::opt<double> runtimeTolerance(
+    "runtime-tolerance",
+    cl::desc("Run-time ratio a subset may lose (default 0.03)"), cl::init(0.03),
+    cl::cat(category));
+cl::opt<double>
+    errorTolerance("error-tolerance",
+                   cl::desc("Error a subset may lose (default 0: none)"),
+                   cl::init(0), cl::cat(category));
+cl::opt<int> pairs("pairs",
+                   cl::desc("Interleaved runs per measurement (default 10)"),
+                   cl::init(10), cl::cat(category));
+cl::opt<int> workers("workers", cl::desc("Processes at once (default: cores)"),
+                     cl::init(0), cl::cat(category));
+cl::opt<int> maxVariants("max-variants",
+                         cl::desc("Most front members analysed (default: all)"),
+                         cl::init(0), cl::cat(category));
+cl::opt<bool> optimizedCheck(
+    "optimized-check",
+    cl::desc("Check each gain again after canonicalize, cse and LLVM -O3 "
+             "(default true; --optimized-check=false to skip)"),
+    cl::init(true), cl::cat(category));
+cl::opt<bool> quiet("quiet", cl::desc("No progress output"), cl::cat(category));
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "gevo-analyze: minimise patches, ablate and label their edits, and "
+          "write an HTML/Markdown/JSON report.\n",
+          &llvm::errs()))
+    return 2;
+  if (runDir.empty() == patchPaths.empty())
+    return gevo::reportBadInput(
+        "give either --run=DIR or --patch=P --workload=W");
+  if (!patchPaths.empty() && workloadPath.empty())
+    return gevo::reportBadInput("--patch needs --workload");
+  gevo::AnalyzeOptions options;
+  for (absl::string_view name :
+       absl::StrSplit(objectives.getValue(), ',', absl::SkipEmpty()))
+    options.effect.objectives.emplace_back(name);
+  options.effect.runtimeTolerance = runtimeTolerance;
+  options.effect.errorTolerance = errorTolerance;
+  options.effect.pairs = pairs;
+  options.workers = workers;
+  options.maxVariants = maxVariants;
+  options.checkOptimized = optimizedCheck;
+  options.progress = quiet ? nullptr : stderr;
+
+  absl::StatusOr<gevo::AnalysisReport> report;
+  if (!runDir.empty()) {
+    std::string dir = gevo::resolveUserPath(runDir);
+    options.outDir =
+        outDir.empty() ? dir + "/analysis" : gevo::resolveUserPath(outDir);
+    report = gevo::analyzeRun(dir, options);
+  } else {
+    std::vector<std::pair<std::string, gevo::Patch>> patches;
+    for (const std::string &path : patchPaths) {
+      absl::StatusOr<gevo::Patch> patch =
+          gevo::loadPatch(gevo::resolveUserPath(path));
+      if (!patch.ok())
+        return gevo::reportBadInput(std::string(patch.status().message()));
+      patches.push_back({path, *patch});
+    }
+    std::string first = gevo::resolveUserPath(patchPaths[0]);
+    std::string beside = first.substr(0, first.find_last_of('/') + 1);
+    options.outDir =
+        outDir.empty() ? beside + "analysis" : gevo::resolveUserPath(outDir);
+    report = gevo::analyzePatches(gevo::resolveUserPath(workloadPath), patches,
+                                  options);
+    if (report.ok())
+      report->source = patchPaths[0];
+  }
+  if (!report.ok())
+    return gevo::reportBadInput(std::string(report.status().message()));
+  if (absl::Status status = gevo::writeReport(*report, options.outDir);
+      !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
+  for (const gevo::VariantFinding &v : report->variants) {
+    llvm::outs() << v.name << ": ";
+    if (!v.error.empty()) {
+      llvm::outs() << "not analysed: " << v.error << "\n";
+      continue;
+    }
+    llvm::outs() << v.edits.size() << " of " << v.originalEdits
+                 << " edits matter (" << v.tests << " subsets tested)\n";
+    for (size_t i = 0; i < v.edits.size(); ++i)
+      llvm::outs() << "  " << i + 1 << ". " << v.edits[i].label.summary << "\n";
+  }
+  llvm::outs() << "report: " << options.outDir << "/report.html (and .md, "
+               << ".json)\n";
+  return 0;
+}
