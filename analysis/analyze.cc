@@ -119,6 +119,8 @@ public:
                       ? a->options.workers
                       : static_cast<int>(
                             std::max(1u, std::thread::hardware_concurrency()));
+    if (!a->options.importCache.empty())
+      GEVO_RETURN_IF_ERROR(a->cache.import(a->options.importCache));
     a->pool = std::make_unique<SandboxPool>(
         workers, SandboxLimits{120, int64_t(4) << 30});
     return a;
@@ -327,6 +329,8 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
       objectives.push_back(name.getAsString().value_or("").str());
   if (options.effect.objectives.empty())
     options.effect.objectives = objectives;
+  if (options.importCache.empty())
+    options.importCache = runDir + "/cache.jsonl";
 
   GEVO_ASSIGN_OR_RETURN(std::string frontText,
                         readFile(runDir + "/front.json", "front file"));

@@ -31,6 +31,9 @@ struct AnalyzeOptions {
   int maxVariants = 0;
   /// Where the report and the minimal patches go.
   std::string outDir;
+  /// A fitness cache to read (a run's cache.jsonl); used for deterministic
+  /// objectives only, and never written.
+  std::string importCache;
   std::FILE *progress = nullptr;
 };
 
