@@ -29,12 +29,6 @@
 namespace gevo {
 namespace {
 
-absl::Status makeDirectory(const std::string &path) {
-  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST)
-    return absl::OkStatus();
-  return absl::PermissionDeniedError(path + ": cannot create directory");
-}
-
 std::string printOp(mlir::Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);

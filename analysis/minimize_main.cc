@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "analysis/minimize.h"
 #include "gevo/eval/workload.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"
@@ -139,11 +140,9 @@ int main(int argc, char **argv) {
     llvm::errs() << llvm::format("  %-12s full %.4g  minimal %.4g\n",
                                  name.c_str(), effect.value(result->full, name),
                                  effect.value(result->minimal, name));
-  if (outputPath == "-") {
-    llvm::outs() << text;
-    return 0;
-  }
-  std::ofstream out(gevo::resolveUserPath(outputPath));
-  out << text;
-  return out ? 0 : gevo::reportBadInput(outputPath + ": cannot write");
+  std::string path =
+      outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);
+  if (absl::Status status = gevo::writeOutput(path, text); !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
+  return 0;
 }

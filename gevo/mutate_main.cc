@@ -16,6 +16,7 @@
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -30,7 +31,8 @@ llvm::cl::OptionCategory category("gevo-mutate options");
 llvm::cl::opt<std::string> inputPath("input",
                                      llvm::cl::desc("MLIR module to mutate"),
                                      llvm::cl::value_desc("model.mlir"),
-                                     llvm::cl::Required, llvm::cl::cat(category));
+                                     llvm::cl::Required,
+                                     llvm::cl::cat(category));
 llvm::cl::opt<std::string>
     outputPath("o", llvm::cl::desc("Patch to write (default: standard output)"),
                llvm::cl::value_desc("p.gevo"), llvm::cl::init("-"),
@@ -49,18 +51,17 @@ llvm::cl::opt<std::string> functions(
     "functions",
     llvm::cl::desc("Comma-separated functions to mutate (default: all)"),
     llvm::cl::cat(category));
-llvm::cl::opt<std::string> ops(
-    "ops",
-    llvm::cl::desc("Comma-separated op name prefixes to target, e.g. "
-                   "'arith.,linalg.matmul' (default: all)"),
-    llvm::cl::cat(category));
+llvm::cl::opt<std::string>
+    ops("ops",
+        llvm::cl::desc("Comma-separated op name prefixes to target, e.g. "
+                       "'arith.,linalg.matmul' (default: all)"),
+        llvm::cl::cat(category));
 
 llvm::cl::opt<bool> list(
     "list",
     llvm::cl::desc("Print the address of every addressable op (and the op) "
                    "instead of mutating"),
     llvm::cl::cat(category));
-
 
 } // namespace
 
@@ -74,7 +75,8 @@ int main(int argc, char **argv) {
   absl::StatusOr<std::vector<gevo::EditKind>> kinds =
       gevo::parseEditKinds(operators);
   if (!kinds.ok())
-    return gevo::reportBadInput("--operators: " + std::string(kinds.status().message()));
+    return gevo::reportBadInput("--operators: " +
+                                std::string(kinds.status().message()));
   options.kinds = *kinds;
   for (absl::string_view f : absl::StrSplit(functions, ',', absl::SkipEmpty()))
     options.functions.emplace_back(f);
@@ -101,19 +103,18 @@ int main(int argc, char **argv) {
   patch.metadata.push_back({"seed", std::to_string(seed)});
   std::mt19937_64 rng(seed);
   for (int i = 0; i < edits; ++i) {
-    absl::StatusOr<gevo::Edit> edit = gevo::proposeAnyEdit(**module, options, rng);
+    absl::StatusOr<gevo::Edit> edit =
+        gevo::proposeAnyEdit(**module, options, rng);
     if (!edit.ok())
       return gevo::reportBadInput(std::string(edit.status().message()));
     if (absl::Status status = gevo::applyEdit(**module, *edit); !status.ok())
       return gevo::reportBadInput(std::string(status.message()));
     patch.addEdit(*edit);
   }
-  std::string text = gevo::printPatch(patch);
-  if (outputPath == "-") {
-    llvm::outs() << text;
-    return 0;
-  }
-  std::ofstream out(gevo::resolveUserPath(outputPath));
-  out << text;
-  return out ? 0 : gevo::reportBadInput(outputPath + ": cannot write");
+  std::string path =
+      outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);
+  if (absl::Status status = gevo::writeOutput(path, gevo::printPatch(patch));
+      !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
+  return 0;
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "gevo/ir/mlir_support.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -30,8 +31,9 @@ llvm::cl::opt<std::string> inputPath("input",
                                      llvm::cl::Required,
                                      llvm::cl::cat(category));
 llvm::cl::opt<std::string>
-    outputPath("o", llvm::cl::desc("Where to write the patched module "
-                                   "(default: standard output)"),
+    outputPath("o",
+               llvm::cl::desc("Where to write the patched module "
+                              "(default: standard output)"),
                llvm::cl::value_desc("out.mlir"), llvm::cl::init("-"),
                llvm::cl::cat(category));
 llvm::cl::opt<std::string> onMismatch(
@@ -45,15 +47,14 @@ llvm::cl::opt<bool> quiet("quiet",
                           llvm::cl::desc("Print the summary only on failure"),
                           llvm::cl::cat(category));
 
-
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::cl::HideUnrelatedOptions(category);
-  if (!llvm::cl::ParseCommandLineOptions(
-          argc, argv,
-          "gevo-apply: apply a gevo-ml patch (edit script) to an MLIR module.\n",
-          &llvm::errs()))
+  if (!llvm::cl::ParseCommandLineOptions(argc, argv,
+                                         "gevo-apply: apply a gevo-ml patch "
+                                         "(edit script) to an MLIR module.\n",
+                                         &llvm::errs()))
     return 2;
   if (onMismatch != "error" && onMismatch != "skip")
     return gevo::reportBadInput("--on-mismatch must be 'error' or 'skip'");
@@ -73,15 +74,11 @@ int main(int argc, char **argv) {
   std::string text;
   llvm::raw_string_ostream os(text);
   (*module)->print(os);
-  if (outputPath == "-") {
-    llvm::outs() << text;
-  } else {
-    std::string path = gevo::resolveUserPath(outputPath);
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out)
-      return gevo::reportBadInput(path + ": cannot write");
-  }
+  os.flush();
+  std::string path =
+      outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);
+  if (absl::Status status = gevo::writeOutput(path, text); !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
   if (!quiet)
     llvm::errs() << report->summary(patchPath);
   return 0;

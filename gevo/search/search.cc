@@ -53,13 +53,6 @@ std::string jsonText(llvm::json::Value value) {
   return text + "\n";
 }
 
-absl::Status makeDirectory(const std::string &path) {
-  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST)
-    return absl::OkStatus();
-  return absl::PermissionDeniedError(
-      absl::StrCat(path, ": cannot create directory: ", std::strerror(errno)));
-}
-
 bool fileExists(const std::string &path) {
   struct stat info;
   return ::stat(path.c_str(), &info) == 0;
@@ -307,15 +300,16 @@ std::vector<Individual> SearchRun::offspring() {
       if (static_cast<int>(children.size()) >= config.population)
         break;
       Individual child;
-      if (chance(config.mutationRate, rng)) {
-        size_t before = list->size();
-        child.edits = variation->mutate(*list, config.removeRate, rng);
-        if (child.edits.size() > before ||
-            (!child.edits.empty() && child.edits.size() == before &&
-             !(child.edits.back() == list->back())))
+      child.edits = *list;
+      // A child that repeats a parent would only spend a slot on a cache
+      // hit: it is mutated then, whatever the mutation rate says.
+      bool repeatsParent = child.edits == a.edits || child.edits == b.edits;
+      if (repeatsParent || chance(config.mutationRate, rng)) {
+        std::vector<Edit> before = child.edits;
+        child.edits = variation->mutate(
+            before, repeatsParent ? 0.0 : config.removeRate, rng);
+        if (child.edits.size() > before.size())
           child.newestKind = child.edits.back().kind;
-      } else {
-        child.edits = *list;
       }
       children.push_back(std::move(child));
     }

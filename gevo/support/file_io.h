@@ -1,4 +1,4 @@
-//===- file_io.h - Reading whole files with errors that name them ---------===//
+//===- file_io.h - Reading and writing files with errors that name them ---===//
 #ifndef GEVO_SUPPORT_FILE_IO_H
 #define GEVO_SUPPORT_FILE_IO_H
 
@@ -11,6 +11,13 @@ namespace gevo {
 /// The bytes of `path`, or NotFound "<path>: cannot open <what>: <reason>".
 absl::StatusOr<std::string> readFile(const std::string &path,
                                      const std::string &what);
+
+/// Writes `text` to `path`, or to standard output when `path` is "-".
+/// Errors read "<path>: cannot write".
+absl::Status writeOutput(const std::string &path, const std::string &text);
+
+/// Creates directory `path` unless it exists.
+absl::Status makeDirectory(const std::string &path);
 
 } // namespace gevo
 
