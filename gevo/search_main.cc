@@ -20,6 +20,7 @@
 #include "gevo/ir/mutation.h"
 #include "gevo/search/explore.h"
 #include "gevo/search/search.h"
+#include "gevo/search/search_outputs.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"

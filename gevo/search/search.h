@@ -56,9 +56,6 @@ absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
 /// The config a run directory was started with (its run.json).
 absl::StatusOr<SearchConfig> loadRunConfig(const std::string &dir);
 
-/// What a person reads at the end: counts, the front, and how to replay.
-std::string summarize(const SearchResult &result);
-
 /// Objectives normalised for the hypervolume: run time and costs divided by
 /// twice the unmodified program's value, error as is; the reference point
 /// is all ones.

@@ -1,0 +1,266 @@
+//===- search_outputs.cc - What a finished search writes and prints -------===//
+
+#include "gevo/search/search_outputs.h"
+
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "gevo/search/run_files.h"
+#include "gevo/support/file_io.h"
+#include "gevo/support/status_macros.h"
+#include "replay/patch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+namespace gevo {
+namespace {
+
+std::string jsonText(llvm::json::Value value) {
+  return llvm::formatv("{0:2}", value).str() + "\n";
+}
+
+/// Whether `m` (re-measured) dominates the unmodified program, with run-time
+/// ratios within 1 ± noise counting as equal.
+bool dominatesBaseline(const Measurement &m, const Measurement &base,
+                       const std::vector<std::string> &names, double noise) {
+  bool better = false;
+  for (const std::string &name : names) {
+    double cmp; // < 0 better, > 0 worse
+    if (name == "runtime") {
+      double ratio = m.runtimeRatio;
+      cmp = ratio < 1 - noise ? -1 : ratio > 1 + noise ? 1 : 0;
+    } else {
+      double a = objectiveValue(m, name), b = objectiveValue(base, name);
+      cmp = a < b ? -1 : a > b ? 1 : 0;
+    }
+    if (cmp > 0)
+      return false;
+    better |= cmp < 0;
+  }
+  return better;
+}
+
+} // namespace
+
+absl::Status
+writeFrontFiles(SearchResult &result, const std::string &modelKey,
+                const std::map<EditKind, OperatorStats> &operators) {
+  const SearchConfig &config = result.config;
+  const std::string &dir = config.outDir;
+  const OperatorStats none;
+  GEVO_RETURN_IF_ERROR(makeDirectory(dir + "/front"));
+  llvm::json::Array members;
+  double bestError = std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < result.front.size(); ++k) {
+    FrontMember &member = result.front[k];
+    const Measurement &search = member.individual.measurement;
+    const Measurement &again = member.remeasured;
+    member.dominatesBaseline =
+        again.ok() && dominatesBaseline(again, result.baselineRemeasured,
+                                        result.objectives, result.runtimeNoise);
+    member.patchPath = absl::StrFormat("front/%02d.gevo", k + 1);
+    Patch patch;
+    patch.model = modelKey;
+    auto add = [&](const std::string &key, double value, const char *format) {
+      patch.metadata.push_back({key, absl::StrFormat(format, value)});
+    };
+    for (const std::string &name : result.objectives)
+      add(name, objectiveValue(search, name), "%.6g");
+    add("validation_accuracy", search.validation.accuracy(), "%.4f");
+    if (again.ok()) {
+      add("runtime_ratio", again.runtimeRatio, "%.4f");
+      add("test_accuracy", again.test.accuracy(), "%.4f");
+    } else {
+      patch.metadata.push_back({"remeasured", toString(again.outcome)});
+    }
+    patch.metadata.push_back(
+        {"generation", std::to_string(member.individual.generation)});
+    patch.addComment(absl::StrFormat(
+        " front member %d of %d from %s on %s (%s, seed %d)", k + 1,
+        result.front.size(), toString(config.algorithm), result.workloadName,
+        absl::StrJoin(result.objectives, "/"), config.seed));
+    if (again.ok())
+      patch.addComment(absl::StrFormat(
+          " re-measured: run time x%.3f of the unmodified program (%d "
+          "interleaved pairs), validation %.4f (unmodified %.4f), test %.4f%s",
+          again.runtimeRatio, again.runMs.size(), again.validation.accuracy(),
+          result.baselineRemeasured.validation.accuracy(),
+          again.test.accuracy(),
+          member.dominatesBaseline ? "; dominates the unmodified program"
+                                   : ""));
+    for (const Edit &edit : member.individual.edits)
+      patch.addEdit(edit);
+    GEVO_RETURN_IF_ERROR(
+        writeFileAtomically(dir + "/" + member.patchPath, printPatch(patch)));
+    if (again.ok()) {
+      double error = again.error();
+      bool preferred = result.best < 0 ||
+                       (member.dominatesBaseline &&
+                        !result.front[result.best].dominatesBaseline) ||
+                       (member.dominatesBaseline ==
+                            result.front[result.best].dominatesBaseline &&
+                        error < bestError);
+      if (preferred) {
+        result.best = static_cast<int>(k);
+        bestError = error;
+      }
+    }
+    llvm::json::Object entry{
+        {"patch", member.patchPath},
+        {"edits", static_cast<int64_t>(member.individual.edits.size())},
+        {"kinds", kindsOf(member.individual.edits)},
+        {"key", member.individual.key},
+        {"generation", member.individual.generation},
+        {"dominates_baseline", member.dominatesBaseline},
+    };
+    llvm::json::Object objectiveValues;
+    for (const std::string &name : result.objectives)
+      objectiveValues[name] = objectiveValue(search, name);
+    entry["objectives"] = std::move(objectiveValues);
+    entry["search"] = measurementJson(search);
+    llvm::json::Object remeasured{
+        {"outcome", toString(again.outcome)},
+        {"runtime_ratio", again.runtimeRatio},
+        {"median_run_ms", again.medianRunMs},
+        {"baseline_median_run_ms", again.baselineMedianRunMs},
+        {"validation_accuracy", again.validation.accuracy()},
+        {"test_accuracy", again.test.accuracy()},
+        {"detail", again.detail},
+    };
+    entry["remeasured"] = std::move(remeasured);
+    members.push_back(std::move(entry));
+  }
+  llvm::json::Object frontJson{
+      {"workload", result.workloadName},
+      {"algorithm", toString(config.algorithm)},
+      {"objectives", llvm::json::Array(result.objectives)},
+      {"hypervolume", result.hypervolume},
+      {"runtime_noise", result.runtimeNoise},
+      {"baseline",
+       llvm::json::Object{
+           {"median_run_ms", result.baseline.medianRunMs},
+           {"validation_accuracy", result.baseline.validation.accuracy()},
+           {"test_accuracy", result.baselineRemeasured.test.accuracy()},
+           {"self_ratio", result.baselineRemeasured.runtimeRatio},
+           {"static_cost", result.baseline.staticCost},
+           {"lowered_ops", result.baseline.loweredOps}}},
+      {"best", result.best < 0
+                   ? llvm::json::Value(nullptr)
+                   : llvm::json::Value(result.front[result.best].patchPath)},
+      {"members", std::move(members)},
+  };
+  GEVO_RETURN_IF_ERROR(writeFileAtomically(
+      dir + "/front.json", jsonText(llvm::json::Value(std::move(frontJson)))));
+
+  // operators.csv
+  std::map<EditKind, int64_t> inFront;
+  for (const FrontMember &member : result.front)
+    for (const Edit &edit : member.individual.edits)
+      ++inFront[edit.kind];
+  std::string csv = "operator,variants,ok,failed";
+  for (Outcome outcome : kAllOutcomes)
+    if (outcome != Outcome::Ok)
+      absl::StrAppend(&csv, ",", toString(outcome));
+  absl::StrAppend(&csv, ",edits_in_front\n");
+  for (EditKind kind : kAllEditKinds) {
+    const OperatorStats &stats =
+        operators.count(kind) ? operators.at(kind) : none;
+    int64_t failed = stats.variants - stats.ok;
+    absl::StrAppend(&csv, toString(kind), ",", stats.variants, ",", stats.ok,
+                    ",", failed);
+    for (Outcome outcome : kAllOutcomes)
+      if (outcome != Outcome::Ok) {
+        auto it = stats.failures.find(outcome);
+        absl::StrAppend(&csv, ",", it == stats.failures.end() ? 0 : it->second);
+      }
+    absl::StrAppend(&csv, ",", inFront[kind], "\n");
+  }
+  return writeFileAtomically(dir + "/operators.csv", csv);
+}
+
+std::string summarize(const SearchResult &r) {
+  std::string text;
+  const SearchConfig &c = r.config;
+  double rate =
+      r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
+  absl::StrAppend(
+      &text,
+      absl::StrFormat("%s on %s: %d generations of %d, %d evaluations "
+                      "(%d cache hits) in %.0f s (%.1f/s), %d workers\n",
+                      toString(c.algorithm), r.workloadName, r.generationsDone,
+                      c.population, r.counts.evaluations, r.counts.cacheHits,
+                      r.searchSeconds, rate, c.workers));
+  std::string failures;
+  for (const auto &[outcome, count] : r.counts.outcomes)
+    if (outcome != Outcome::Ok && count > 0)
+      absl::StrAppend(&failures, " ", toString(outcome), "=", count);
+  if (!failures.empty())
+    absl::StrAppend(&text, "failed variants:", failures, "\n");
+  absl::StrAppend(
+      &text,
+      absl::StrFormat("unmodified: run %.2f ms, validation %.4f, test %.4f\n",
+                      r.baseline.medianRunMs, r.baseline.validation.accuracy(),
+                      r.baselineRemeasured.test.accuracy()));
+  absl::StrAppend(
+      &text,
+      absl::StrFormat("front: %d variants (hypervolume %.4f), re-measured "
+                      "interleaved with the unmodified program; run-time "
+                      "ratios within 1 +- %.3f count as equal\n",
+                      r.front.size(), r.hypervolume, r.runtimeNoise));
+  int dominating = 0;
+  for (size_t k = 0; k < r.front.size(); ++k) {
+    const FrontMember &m = r.front[k];
+    const Measurement &again = m.remeasured;
+    if (!again.ok()) {
+      absl::StrAppend(&text, "  ", m.patchPath, "  re-measurement ",
+                      toString(again.outcome), ": ", again.detail, "\n");
+      continue;
+    }
+    dominating += m.dominatesBaseline;
+    std::string objectivesText;
+    for (const std::string &name : r.objectives)
+      if (name != "runtime" && name != "error")
+        absl::StrAppend(
+            &objectivesText,
+            absl::StrFormat(
+                "  %s %.4g", name,
+                objectiveValue(again, name) > 0
+                    ? objectiveValue(again, name)
+                    : objectiveValue(m.individual.measurement, name)));
+    absl::StrAppend(
+        &text, absl::StrFormat(
+                   "  %s  run x%.3f  validation %.4f (%+.4f)  test "
+                   "%.4f%s  %d edits (%s)%s\n",
+                   m.patchPath, again.runtimeRatio, again.validation.accuracy(),
+                   again.validation.accuracy() -
+                       r.baselineRemeasured.validation.accuracy(),
+                   again.test.accuracy(), objectivesText,
+                   m.individual.edits.size(), kindsOf(m.individual.edits),
+                   m.dominatesBaseline ? "  dominates" : ""));
+  }
+  if (dominating > 0)
+    absl::StrAppend(&text,
+                    absl::StrFormat("%d of %d front variants dominate the "
+                                    "unmodified program on %s.\n",
+                                    dominating, r.front.size(),
+                                    absl::StrJoin(r.objectives, " and ")));
+  else
+    absl::StrAppend(
+        &text, "No variant dominates the unmodified program within noise; the "
+               "front trades one objective for another.\n");
+  absl::StrAppend(&text, "run directory: ", c.outDir, "\n");
+  if (r.best >= 0) {
+    std::string patch = c.outDir + "/" + r.front[r.best].patchPath;
+    absl::StrAppend(
+        &text,
+        "replay the best patch:\n  bazel run //replay:apply -- --patch=", patch,
+        " --input=", r.modulePath, " -o /tmp/variant.mlir\n",
+        "  bazel run //gevo:evaluate -- --workload=", c.workloadPath,
+        " --module=/tmp/variant.mlir\n");
+  }
+  return text;
+}
+
+} // namespace gevo

@@ -1,0 +1,32 @@
+//===- search_outputs.h - What a finished search writes and prints --------===//
+//
+// After the front is re-measured: which members dominate the unmodified
+// program, which patch to try first, the files front/NN.gevo, front.json and
+// operators.csv, and the summary a person reads. No MLIR here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_SEARCH_SEARCH_OUTPUTS_H
+#define GEVO_SEARCH_SEARCH_OUTPUTS_H
+
+#include <map>
+#include <string>
+
+#include "absl/status/status.h"
+#include "gevo/search/run_files.h"
+#include "gevo/search/search.h"
+
+namespace gevo {
+
+/// Marks the members that dominate the unmodified program, picks
+/// `result.best`, and writes the front files into `result.config.outDir`.
+/// `modelKey` is the unmodified model's fingerprint (the patches' header).
+absl::Status
+writeFrontFiles(SearchResult &result, const std::string &modelKey,
+                const std::map<EditKind, OperatorStats> &operators);
+
+/// What a person reads at the end: counts, the front, and how to replay.
+std::string summarize(const SearchResult &result);
+
+} // namespace gevo
+
+#endif // GEVO_SEARCH_SEARCH_OUTPUTS_H
