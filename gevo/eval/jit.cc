@@ -122,13 +122,18 @@ readDescriptor(const int64_t *words, const TensorSpec &spec, size_t index) {
   return tensor;
 }
 
-// Zero-filled, so that a variant reading memory it never wrote (a deleted
-// fill, say) gives the same answer in every process: results must not depend
-// on what the parent's heap held when it forked.
+// What fresh allocations are filled with: a variant that reads memory it
+// never wrote (a deleted fill, say) sees the same bytes in every process,
+// and a second run with another fill shows that it reads them.
+unsigned char allocationFill = 0;
+
 void *guardedMalloc(size_t size) {
-  void *pointer = std::calloc(1, size);
+  void *pointer =
+      allocationFill == 0 ? std::calloc(1, size) : std::malloc(size);
   if (!pointer && size != 0)
     exitOnAllocationFailure();
+  if (pointer && allocationFill != 0)
+    std::memset(pointer, allocationFill, size);
   return pointer;
 }
 
@@ -144,7 +149,7 @@ void *guardedAlignedAlloc(size_t alignment, size_t size) {
   if (!pointer && size != 0)
     exitOnAllocationFailure();
   if (pointer)
-    std::memset(pointer, 0, size);
+    std::memset(pointer, allocationFill, size);
   return pointer;
 }
 
@@ -161,6 +166,8 @@ llvm::orc::SymbolMap allocationGuards(llvm::orc::MangleAndInterner interner) {
 }
 
 } // namespace
+
+void setAllocationFill(unsigned char byte) { allocationFill = byte; }
 
 JitEntry::~JitEntry() = default;
 

@@ -34,10 +34,11 @@ struct CodegenOptions {
   /// Machine codegen level, 0..3.
   int optLevel = 2;
   /// Route the compiled code's malloc/calloc/aligned_alloc through a guard
-  /// that zero-fills what it returns (so uninitialised reads are
-  /// reproducible) and ends the process with kOutOfMemoryExitCode when an
-  /// allocation fails, instead of letting the code write through a null
-  /// pointer. Only for code running in a sandbox child.
+  /// that fills what it returns (setAllocationFill; zeros by default, so
+  /// uninitialised reads are reproducible) and ends the process with
+  /// kOutOfMemoryExitCode when an allocation fails, instead of letting the
+  /// code write through a null pointer. Only for code running in a sandbox
+  /// child.
   bool guardAllocations = false;
 };
 
@@ -62,6 +63,9 @@ private:
   void (*packedEntry)(void **) = nullptr;
   EntrySignature signature;
 };
+
+/// The byte guarded allocations are filled with from now on (0 by default).
+void setAllocationFill(unsigned char byte);
 
 /// Checks an LLVM IR pipeline string without compiling anything. Errors start
 /// with `--llvm-pipeline:`.

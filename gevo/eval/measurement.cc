@@ -55,6 +55,8 @@ const char *toString(Outcome outcome) {
     return "non_finite";
   case Outcome::WrongShape:
     return "wrong_shape";
+  case Outcome::ReadsUninitialized:
+    return "reads_uninitialized";
   }
   return "?";
 }

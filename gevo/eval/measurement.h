@@ -21,22 +21,23 @@ namespace gevo {
 
 enum class Outcome {
   Ok,
-  InvalidIr,      // an edit did not apply or the module does not verify
-  LoweringFailed, // the pass pipeline or the JIT rejected it
-  Crash,          // the child died of a signal or exited abnormally
-  Timeout,        // it ran past the time limit
-  OutOfMemory,    // an allocation failed under the memory limit
-  NonFinite,      // the logits hold NaN or infinity
-  WrongShape,     // the entry's results do not have the workload's shape
+  InvalidIr,          // an edit did not apply or the module does not verify
+  LoweringFailed,     // the pass pipeline or the JIT rejected it
+  Crash,              // the child died of a signal or exited abnormally
+  Timeout,            // it ran past the time limit
+  OutOfMemory,        // an allocation failed under the memory limit
+  NonFinite,          // the logits hold NaN or infinity
+  WrongShape,         // the entry's results do not have the workload's shape
+  ReadsUninitialized, // its logits depend on memory it never wrote
 };
 
 inline constexpr Outcome kAllOutcomes[] = {
-    Outcome::Ok,        Outcome::InvalidIr, Outcome::LoweringFailed,
-    Outcome::Crash,     Outcome::Timeout,   Outcome::OutOfMemory,
-    Outcome::NonFinite, Outcome::WrongShape};
+    Outcome::Ok,        Outcome::InvalidIr,  Outcome::LoweringFailed,
+    Outcome::Crash,     Outcome::Timeout,    Outcome::OutOfMemory,
+    Outcome::NonFinite, Outcome::WrongShape, Outcome::ReadsUninitialized};
 
 /// "ok", "invalid_ir", "lowering_failed", "crash", "timeout",
-/// "out_of_memory", "non_finite", "wrong_shape".
+/// "out_of_memory", "non_finite", "wrong_shape", "reads_uninitialized".
 const char *toString(Outcome outcome);
 std::optional<Outcome> parseOutcome(const std::string &name);
 

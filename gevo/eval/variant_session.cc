@@ -203,6 +203,21 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
           !s.ok())
         return fail("run", s.message());
   }
+  // Once more with fresh allocations filled with 0xFF (NaN as floats): a
+  // variant whose logits change reads memory it never wrote, and would give
+  // other answers built any other way.
+  {
+    setAllocationFill(0xFF);
+    absl::StatusOr<std::vector<HostTensor>> again = (*entry)->run(arguments);
+    setAllocationFill(0);
+    const HostTensor &first = results[workload.logitsResult()];
+    if (!again.ok())
+      return fail("run", again.status().message());
+    const HostTensor &second = (*again)[workload.logitsResult()];
+    if (first.storage != second.storage)
+      return fail("uninitialized",
+                  "its logits change when fresh memory holds other bytes");
+  }
   header["run_ms"] = std::move(runMs);
   header["baseline_run_ms"] = std::move(baselineRunMs);
   std::vector<HostTensor> testResults;
@@ -252,6 +267,8 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
     return failed(Outcome::LoweringFailed, message);
   if (stage == "run")
     return failed(Outcome::WrongShape, message);
+  if (stage == "uninitialized")
+    return failed(Outcome::ReadsUninitialized, message);
   if (stage == "baseline")
     return failed(Outcome::Crash, "the unmodified program failed: " + message);
   if (stage != "ok")

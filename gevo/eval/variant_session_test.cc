@@ -75,6 +75,11 @@ TEST_F(VariantSessionTest, HugeAllocationIsOutOfMemory) {
   EXPECT_EQ(m.outcome, Outcome::OutOfMemory) << m.detail;
 }
 
+TEST_F(VariantSessionTest, ReadingMemoryNeverWrittenIsClassified) {
+  Measurement m = evaluateFile("uninitialized.mlir");
+  EXPECT_EQ(m.outcome, Outcome::ReadsUninitialized) << m.detail;
+}
+
 TEST_F(VariantSessionTest, WrongNumberOfRowsIsWrongShape) {
   Measurement m = evaluateFile("wrong_shape.mlir");
   EXPECT_EQ(m.outcome, Outcome::WrongShape) << m.detail;
