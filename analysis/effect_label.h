@@ -30,7 +30,8 @@ struct EditEvidence {
 };
 
 struct EffectLabel {
-  /// One of: "learning-rate change", "initialisation change",
+  /// One of: "learning-rate change", "parameter reset",
+  /// "initialisation change",
   /// "training schedule change",
   /// "precision change", "parameter pruning", "numerical-stability change",
   /// "layer or activation skipped", "dead computation removed", "other".

@@ -195,6 +195,36 @@ std::optional<EffectLabel> learningRateRule(const EditView &view) {
   return std::nullopt;
 }
 
+/// A weight update takes a constant where it read the parameter's previous
+/// value: the parameter restarts from that constant at every step.
+std::optional<EffectLabel> parameterResetRule(const EditView &view) {
+  for (const ResolvedRewire &r : view.rewires) {
+    if (!r.user || view.roleOf(r.user) != Role::Update)
+      continue;
+    auto argument = llvm::dyn_cast_or_null<mlir::BlockArgument>(r.oldValue);
+    if (!argument ||
+        !llvm::isa<mlir::linalg::GenericOp>(argument.getOwner()->getParentOp()))
+      continue;
+    auto generic =
+        llvm::cast<mlir::linalg::GenericOp>(argument.getOwner()->getParentOp());
+    // The body argument of an input that is a loop-carried parameter.
+    if (argument.getArgNumber() >= generic.getNumDpsInputs())
+      continue;
+    mlir::Value input = generic.getDpsInputs()[argument.getArgNumber()];
+    if (!llvm::isa<mlir::BlockArgument>(input))
+      continue; // not an iter_arg of the training loop
+    std::optional<double> constant = newConstant(r);
+    if (!constant)
+      continue;
+    return make("parameter reset",
+                absl::StrFormat("parameter reset: a weight update starts from "
+                                "%s instead of the parameter's previous value",
+                                number(*constant)),
+                "the update's operand was the loop-carried parameter");
+  }
+  return std::nullopt;
+}
+
 /// A constant that only initialises parameters gets another value: the
 /// initial weights are scaled (or shifted).
 std::optional<EffectLabel> initializationRule(const EditView &view) {

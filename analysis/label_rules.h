@@ -65,6 +65,7 @@ using LabelRule = std::optional<EffectLabel> (*)(const EditView &);
 // In the order they are tried (label_rules.cc).
 std::optional<EffectLabel> learningRateRule(const EditView &view);
 std::optional<EffectLabel> initializationRule(const EditView &view);
+std::optional<EffectLabel> parameterResetRule(const EditView &view);
 std::optional<EffectLabel> scheduleRule(const EditView &view);
 std::optional<EffectLabel> precisionRule(const EditView &view);
 std::optional<EffectLabel> pruningRule(const EditView &view);
@@ -73,8 +74,9 @@ std::optional<EffectLabel> skippedRule(const EditView &view);
 std::optional<EffectLabel> deadComputationRule(const EditView &view);
 
 inline constexpr LabelRule kLabelRules[] = {
-    learningRateRule, initializationRule, scheduleRule, precisionRule,
-    pruningRule,      stabilityRule,      skippedRule,  deadComputationRule};
+    learningRateRule, parameterResetRule, initializationRule,
+    scheduleRule,     precisionRule,      pruningRule,
+    stabilityRule,    skippedRule,        deadComputationRule};
 
 } // namespace gevo
 

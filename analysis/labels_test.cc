@@ -64,6 +64,12 @@ TEST_F(LabelsTest, LearningRateRewiredToAConstant) {
   EXPECT_NEAR(l.factor, 5.0, 1e-5);
 }
 
+TEST_F(LabelsTest, UpdateStartsFromAConstant) {
+  EffectLabel l = label("reset.gevo");
+  EXPECT_EQ(l.kind, "parameter reset") << l.summary;
+  EXPECT_NE(l.summary.find("starts from 2 "), std::string::npos) << l.summary;
+}
+
 TEST_F(LabelsTest, EpochsCut) {
   EffectLabel l = label("epochs.gevo");
   EXPECT_EQ(l.kind, "training schedule change") << l.summary;
