@@ -65,14 +65,19 @@ Reduction ddmin(size_t count, const SubsetOracle &interesting) {
     n = std::min(n, current.size());
     std::vector<std::vector<size_t>> chunks = split(current, n);
     bool reduced = false;
+    // At the finest granularity the chunks are single items. Only their
+    // complements are asked about: that is what 1-minimality needs, and an
+    // item that would do alone is still reached by removing the others,
+    // without a test per item alone.
+    bool singletons = n == current.size() && current.size() > 2;
     for (const std::vector<size_t> &chunk : chunks)
-      if (ask(chunk)) {
+      if (!singletons && ask(chunk)) {
         current = chunk;
         n = 2;
         reduced = true;
         break;
       }
-    if (!reduced && n > 2) {
+    if (!reduced && (n > 2 || singletons)) {
       for (const std::vector<size_t> &chunk : chunks) {
         std::vector<size_t> complement = without(current, chunk);
         if (ask(complement)) {

@@ -28,7 +28,9 @@ struct Reduction {
 
 /// Zeller and Hildebrandt's ddmin (2002): split into n chunks, keep a chunk
 /// or a complement that is interesting, else double n; ends with a subset
-/// from which no single item can be removed (1-minimal). Assumes the full
+/// from which no single item can be removed (1-minimal). At the finest
+/// granularity only the complements are asked about (single items alone
+/// rarely keep an effect that coarser chunks did not). Assumes the full
 /// set is interesting (not asked); the empty set is never returned unless
 /// it is interesting.
 Reduction ddmin(size_t count, const SubsetOracle &interesting);
