@@ -21,6 +21,7 @@
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/fitness_cache.h"
+#include "gevo/search/run_files.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "llvm/Support/JSON.h"
@@ -244,23 +245,6 @@ private:
   FitnessCache cache;
 };
 
-std::vector<std::string> splitCsvLine(const std::string &line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"')
-      quoted = !quoted;
-    else if (c == ',' && !quoted) {
-      cells.push_back(cell);
-      cell.clear();
-    } else
-      cell += c;
-  }
-  cells.push_back(cell);
-  return cells;
-}
-
 } // namespace
 
 absl::StatusOr<AnalysisReport>
@@ -360,7 +344,7 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
   std::ifstream history(runDir + "/history.csv");
   std::string line;
   std::getline(history, line);
-  std::vector<std::string> header = splitCsvLine(line);
+  std::vector<std::string> header = parseCsvLine(line);
   auto column = [&](const std::string &name) {
     return std::find(header.begin(), header.end(), name) - header.begin();
   };
@@ -371,7 +355,7 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
                                                  : header.size();
   std::set<std::string> seen;
   while (std::getline(history, line)) {
-    std::vector<std::string> cells = splitCsvLine(line);
+    std::vector<std::string> cells = parseCsvLine(line);
     if (xColumn >= cells.size() || yColumn >= cells.size() ||
         outcomeColumn >= cells.size() || cells[outcomeColumn] != "ok" ||
         !seen.insert(cells[keyColumn]).second)
@@ -386,9 +370,9 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
   }
   std::ifstream operators(runDir + "/operators.csv");
   if (std::getline(operators, line)) {
-    report.operatorHeader = splitCsvLine(line);
+    report.operatorHeader = parseCsvLine(line);
     while (std::getline(operators, line))
-      report.operatorRows.push_back(splitCsvLine(line));
+      report.operatorRows.push_back(parseCsvLine(line));
   }
   return report;
 }

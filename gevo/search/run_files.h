@@ -69,6 +69,8 @@ private:
 
 /// `text` as one CSV field (quoted when it holds a comma, quote or newline).
 std::string csvField(const std::string &text);
+/// The fields of one CSV line as csvField writes them (quotes removed).
+std::vector<std::string> parseCsvLine(const std::string &line);
 
 /// A measurement as a JSON value (as the cache and checkpoint store it).
 llvm::json::Value measurementJson(const Measurement &measurement);

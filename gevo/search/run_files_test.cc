@@ -1,0 +1,64 @@
+//===- run_files_test.cc - CSV fields and checkpoints round-trip ----------===//
+
+#include "gevo/search/run_files.h"
+
+#include "replay/patch.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+TEST(RunFilesTest, CsvFieldsRoundTrip) {
+  std::vector<std::string> fields = {"plain", "a,b", "say \"hi\"", "",
+                                     "x\"y,z"};
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i)
+    line += (i ? "," : "") + csvField(fields[i]);
+  EXPECT_EQ(parseCsvLine(line), fields);
+}
+
+TEST(RunFilesTest, CheckpointRoundTrips) {
+  Checkpoint c;
+  c.generation = 7;
+  c.rngState = "1 2 3";
+  c.elapsedSeconds = 12.5;
+  c.counts.evaluations = 40;
+  c.counts.cacheHits = 3;
+  c.counts.outcomes[Outcome::Crash] = 2;
+  Individual individual;
+  absl::StatusOr<Edit> edit =
+      parseEdit("constant @main/arith.constant#0~c2d0ff7a = 0.005");
+  ASSERT_TRUE(edit.ok()) << edit.status();
+  individual.edits = {*edit};
+  individual.key = "0123456789abcdef";
+  individual.generation = 3;
+  individual.newestKind = EditKind::Constant;
+  individual.measurement.validation = {300, 360, 0};
+  individual.measurement.medianRunMs = 21.5;
+  c.population = {individual};
+  c.archive = {individual, individual};
+  c.operators[EditKind::Constant].variants = 5;
+  c.operators[EditKind::Constant].ok = 4;
+  c.operators[EditKind::Constant].failures[Outcome::Timeout] = 1;
+
+  absl::StatusOr<Checkpoint> back = parseCheckpoint(toJsonText(c), "test");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->generation, 7);
+  EXPECT_EQ(back->rngState, "1 2 3");
+  EXPECT_EQ(back->counts.evaluations, 40);
+  EXPECT_EQ(back->counts.outcomes[Outcome::Crash], 2);
+  ASSERT_EQ(back->population.size(), 1u);
+  EXPECT_EQ(back->population[0].edits, individual.edits);
+  EXPECT_EQ(back->population[0].key, individual.key);
+  EXPECT_EQ(back->population[0].newestKind, EditKind::Constant);
+  EXPECT_EQ(back->population[0].measurement.validation.correct, 300);
+  EXPECT_EQ(back->archive.size(), 2u);
+  EXPECT_EQ(back->operators[EditKind::Constant].failures[Outcome::Timeout], 1);
+
+  EXPECT_FALSE(parseCheckpoint("{\"version\": 2}", "x").ok());
+  EXPECT_FALSE(parseCheckpoint("not json", "x").ok());
+}
+
+} // namespace
+} // namespace gevo
