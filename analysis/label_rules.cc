@@ -16,144 +16,6 @@
 #include "mlir/IR/Matchers.h"
 
 namespace gevo {
-namespace {
-
-EffectLabel make(const char *kind, std::string summary, std::string facts) {
-  EffectLabel label;
-  label.kind = kind;
-  label.summary = std::move(summary);
-  label.evidence = std::move(facts);
-  return label;
-}
-
-/// The scalar a value holds when it is a float or integer constant (or a
-/// splat of one).
-std::optional<double> constantValue(mlir::Value value) {
-  if (!value)
-    return std::nullopt;
-  auto constant = value.getDefiningOp<mlir::arith::ConstantOp>();
-  if (!constant)
-    return std::nullopt;
-  mlir::Attribute attr = constant.getValue();
-  if (auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(attr)) {
-    if (!dense.isSplat())
-      return std::nullopt;
-    attr = dense.getSplatValue<mlir::Attribute>();
-  }
-  if (auto f = llvm::dyn_cast<mlir::FloatAttr>(attr))
-    return f.getValueAsDouble();
-  if (auto i = llvm::dyn_cast<mlir::IntegerAttr>(attr))
-    return static_cast<double>(i.getValue().getSExtValue());
-  return std::nullopt;
-}
-
-std::optional<double> literalValue(const std::string &literal) {
-  double value;
-  if (absl::SimpleAtod(literal, &value))
-    return value;
-  return std::nullopt;
-}
-
-/// The value an operand takes after the rewire, when it is a constant.
-std::optional<double> newConstant(const ResolvedRewire &r) {
-  if (r.constantAfter)
-    return r.constantAfter;
-  if (r.rewire->value.kind == ValueRef::Kind::Constant)
-    return literalValue(r.rewire->value.literal);
-  return constantValue(r.newValue);
-}
-
-bool isFloatScalar(mlir::Value value) {
-  return value && llvm::isa<mlir::FloatType>(value.getType());
-}
-
-int64_t elementsOf(llvm::ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
-
-std::vector<int64_t> parseShape(absl::string_view text) {
-  std::vector<int64_t> shape;
-  for (absl::string_view d : absl::StrSplit(text, 'x')) {
-    int64_t v;
-    if (absl::SimpleAtoi(d, &v))
-      shape.push_back(v);
-  }
-  return shape;
-}
-
-std::string number(double v) { return absl::StrFormat("%g", v); }
-
-} // namespace
-
-std::optional<double> foldScalar(mlir::Value value, int depth) {
-  if (!value || depth > 16)
-    return std::nullopt;
-  if (std::optional<double> constant = constantValue(value))
-    return constant;
-  mlir::Operation *op = value.getDefiningOp();
-  if (!op)
-    return std::nullopt;
-  auto arg = [&](unsigned i) {
-    return foldScalar(op->getOperand(i), depth + 1);
-  };
-  if (llvm::isa<mlir::arith::FPToSIOp, mlir::arith::FPToUIOp>(op)) {
-    if (auto v = arg(0))
-      return std::trunc(*v);
-    return std::nullopt;
-  }
-  if (llvm::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp,
-                mlir::arith::IndexCastOp, mlir::arith::ExtFOp,
-                mlir::arith::TruncFOp, mlir::arith::ExtSIOp,
-                mlir::arith::TruncIOp>(op))
-    return arg(0);
-  if (op->getNumOperands() != 2)
-    return std::nullopt;
-  std::optional<double> a = arg(0), b = arg(1);
-  if (!a || !b)
-    return std::nullopt;
-  if (llvm::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(op))
-    return *a * *b;
-  if (llvm::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(op))
-    return *a + *b;
-  if (llvm::isa<mlir::arith::SubFOp, mlir::arith::SubIOp>(op))
-    return *a - *b;
-  if (llvm::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp,
-                mlir::arith::MaxSIOp>(op))
-    return std::max(*a, *b);
-  if (llvm::isa<mlir::arith::MinimumFOp, mlir::arith::MinNumFOp,
-                mlir::arith::MinSIOp>(op))
-    return std::min(*a, *b);
-  if (llvm::isa<mlir::arith::DivFOp>(op) && *b != 0)
-    return *a / *b;
-  if (llvm::isa<mlir::arith::DivSIOp>(op) && *b != 0)
-    return std::trunc(*a / *b);
-  return std::nullopt;
-}
-
-std::optional<int64_t> foldTripCount(mlir::Operation *op) {
-  auto loop = llvm::dyn_cast_or_null<mlir::scf::ForOp>(op);
-  if (!loop)
-    return std::nullopt;
-  std::optional<double> lower = foldScalar(loop.getLowerBound()),
-                        upper = foldScalar(loop.getUpperBound()),
-                        step = foldScalar(loop.getStep());
-  if (!lower || !upper || !step || *step <= 0)
-    return std::nullopt;
-  if (*upper <= *lower)
-    return 0;
-  return static_cast<int64_t>(std::ceil((*upper - *lower) / *step));
-}
-
-std::string loopName(mlir::Operation *loop, const RoleMap &roles) {
-  for (mlir::Operation *parent = loop->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (roles.isTrainingLoop(parent))
-      return "batches per epoch";
-  return roles.isTrainingLoop(loop) ? "epochs" : "loop iterations";
-}
 
 /// The scale of a weight update changes: the learning-rate constant gets
 /// another value, or an update op takes another constant in its place.
@@ -165,10 +27,10 @@ std::optional<EffectLabel> learningRateRule(const EditView &view) {
     std::optional<double> next = literalValue(view.edit.literal);
     if (old && next && *old != 0) {
       EffectLabel label =
-          make("learning-rate change",
-               absl::StrFormat("learning-rate change x%g (%s -> %s)",
-                               *next / *old, number(*old), number(*next)),
-               "the constant is used only by the weight updates");
+          makeLabel("learning-rate change",
+                    absl::StrFormat("learning-rate change x%g (%s -> %s)",
+                                    *next / *old, number(*old), number(*next)),
+                    "the constant is used only by the weight updates");
       label.factor = *next / *old;
       return label;
     }
@@ -182,7 +44,7 @@ std::optional<EffectLabel> learningRateRule(const EditView &view) {
     std::optional<double> next = newConstant(r);
     if (producer && view.roleOf(producer) == Role::Update && old && next &&
         *old != 0) {
-      EffectLabel label = make(
+      EffectLabel label = makeLabel(
           "learning-rate change",
           absl::StrFormat("learning-rate change x%g (%s -> %s)", *next / *old,
                           number(*old), number(*next)),
@@ -216,11 +78,12 @@ std::optional<EffectLabel> parameterResetRule(const EditView &view) {
     std::optional<double> constant = newConstant(r);
     if (!constant)
       continue;
-    return make("parameter reset",
-                absl::StrFormat("parameter reset: a weight update starts from "
-                                "%s instead of the parameter's previous value",
-                                number(*constant)),
-                "the update's operand was the loop-carried parameter");
+    return makeLabel(
+        "parameter reset",
+        absl::StrFormat("parameter reset: a weight update starts from "
+                        "%s instead of the parameter's previous value",
+                        number(*constant)),
+        "the update's operand was the loop-carried parameter");
   }
   return std::nullopt;
 }
@@ -236,11 +99,11 @@ std::optional<EffectLabel> initializationRule(const EditView &view) {
   std::optional<double> next = literalValue(view.edit.literal);
   if (!old || !next || *old == 0)
     return std::nullopt;
-  EffectLabel label =
-      make("initialisation change",
-           absl::StrFormat("initialisation change x%g (%s -> %s)", *next / *old,
-                           number(*old), number(*next)),
-           "the constant is used only to compute initial parameter values");
+  EffectLabel label = makeLabel(
+      "initialisation change",
+      absl::StrFormat("initialisation change x%g (%s -> %s)", *next / *old,
+                      number(*old), number(*next)),
+      "the constant is used only to compute initial parameter values");
   label.factor = *next / *old;
   return label;
 }
@@ -250,11 +113,11 @@ std::optional<EffectLabel> initializationRule(const EditView &view) {
 std::optional<EffectLabel> scheduleRule(const EditView &view) {
   for (const TripChange &change : view.tripChanges) {
     EffectLabel label =
-        make("training schedule change",
-             absl::StrFormat("training schedule change: %s %d -> %d",
-                             loopName(change.loop, view.roles), change.before,
-                             change.after),
-             "the trip count of a training loop changes");
+        makeLabel("training schedule change",
+                  absl::StrFormat("training schedule change: %s %d -> %d",
+                                  loopName(change.loop, view.roles),
+                                  change.before, change.after),
+                  "the trip count of a training loop changes");
     label.factor =
         change.before ? static_cast<double>(change.after) / change.before : 0;
     return label;
@@ -281,11 +144,11 @@ std::optional<EffectLabel> precisionRule(const EditView &view) {
         continue; // a shape cast, not a precision one
       fromType.print(fromOs);
       toType.print(toOs);
-      return make("precision change",
-                  absl::StrCat("precision change: ", r.rewire->user.opName,
-                               " takes ", fromOs.str(), " values cast to ",
-                               toOs.str()),
-                  absl::StrCat("repair ", r.rewire->repair));
+      return makeLabel("precision change",
+                       absl::StrCat("precision change: ", r.rewire->user.opName,
+                                    " takes ", fromOs.str(), " values cast to ",
+                                    toOs.str()),
+                       absl::StrCat("repair ", r.rewire->repair));
     }
   return std::nullopt;
 }
@@ -337,7 +200,7 @@ std::optional<EffectLabel> pruningRule(const EditView &view) {
         (r.oldValue.getDefiningOp() &&
          view.roleOf(r.oldValue.getDefiningOp()) == Role::Parameter);
     const char *what = isParameter || weights ? "weights" : "values";
-    EffectLabel label = make(
+    EffectLabel label = makeLabel(
         "parameter pruning",
         absl::StrFormat("parameter pruning: %d of %d %s of operand %d of %s "
                         "no longer contribute (zeroed)",
@@ -394,10 +257,11 @@ std::optional<EffectLabel> stabilityRule(const EditView &view) {
             isMaxReduction(r.user) || feedsMaxReduction(r.user));
   if (!hit)
     return std::nullopt;
-  return make("numerical-stability change",
-              "numerical-stability change: the max a softmax subtracts before "
-              "exponentiating is changed or bypassed",
-              "touches a max-reduction, what feeds it or what subtracts it");
+  return makeLabel(
+      "numerical-stability change",
+      "numerical-stability change: the max a softmax subtracts before "
+      "exponentiating is changed or bypassed",
+      "touches a max-reduction, what feeds it or what subtracts it");
 }
 
 /// A forward or prediction op is deleted, or another takes an earlier value
@@ -426,7 +290,7 @@ std::optional<EffectLabel> skippedRule(const EditView &view) {
        view.edit.kind == EditKind::Replace) &&
       forward && llvm::isa<mlir::linalg::LinalgOp>(view.target) &&
       !llvm::isa<mlir::linalg::FillOp>(view.target))
-    return make(
+    return makeLabel(
         "layer or activation skipped",
         absl::StrCat("layer or activation skipped: ", describeOp(view.target),
                      view.roleOf(view.target) == Role::Forward
@@ -444,7 +308,7 @@ std::optional<EffectLabel> skippedRule(const EditView &view) {
         !llvm::isa<mlir::linalg::FillOp>(oldProducer) &&
         view.roleOf(oldProducer) == role &&
         r.newValue.getType() == r.oldValue.getType())
-      return make(
+      return makeLabel(
           "layer or activation skipped",
           absl::StrCat("layer or activation skipped: ", r.rewire->user.opName,
                        " bypasses ", describeOp(oldProducer)),
@@ -470,7 +334,7 @@ std::optional<EffectLabel> deadComputationRule(const EditView &view) {
                e.noise);
   if (!sameAnswers || !cheaper)
     return std::nullopt;
-  return make(
+  return makeLabel(
       "dead computation removed",
       absl::StrCat("dead computation removed: ", toString(view.edit.kind),
                    " of ", view.edit.target.opName,

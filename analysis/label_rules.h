@@ -8,10 +8,12 @@
 #ifndef ANALYSIS_LABEL_RULES_H
 #define ANALYSIS_LABEL_RULES_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "analysis/labels.h"
 #include "analysis/roles.h"
 #include "gevo/ir/op_address.h"
@@ -49,6 +51,23 @@ struct EditView {
 
   Role roleOf(mlir::Operation *op) const { return roles.roleOf(op); }
 };
+
+// Helpers the rules share (label_values.cc).
+
+/// A label of `kind` with its summary and the facts it rests on.
+EffectLabel makeLabel(const char *kind, std::string summary, std::string facts);
+/// The scalar a float or integer constant (or a splat of one) holds.
+std::optional<double> constantValue(mlir::Value value);
+/// A patch literal ("0.5", "-2") as a number.
+std::optional<double> literalValue(const std::string &literal);
+/// The value an operand takes after the rewire, when it is a constant.
+std::optional<double> newConstant(const ResolvedRewire &r);
+bool isFloatScalar(mlir::Value value);
+int64_t elementsOf(llvm::ArrayRef<int64_t> shape);
+/// "32x10" -> {32, 10}.
+std::vector<int64_t> parseShape(absl::string_view text);
+/// "%g".
+std::string number(double v);
 
 /// The scalar `value` computes when it folds through constants, arith
 /// arithmetic and casts.
