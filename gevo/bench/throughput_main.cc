@@ -30,6 +30,7 @@
 #include "gevo/eval/variant_session.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/variation.h"
+#include "gevo/support/stopwatch.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"
@@ -71,11 +72,8 @@ cl::opt<int> dumpVariant(
              "$TMPDIR/gevo_bench_naive.mlir, to look into a disagreement"),
     cl::init(-1), cl::cat(category));
 
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
+using Clock = gevo::SteadyClock;
+using gevo::millisecondsSince;
 
 std::string hexOf(const gevo::HostTensor &tensor) {
   static const char digits[] = "0123456789ABCDEF";
@@ -174,7 +172,7 @@ NaiveResult runNaive(const std::string &program, const std::string &dir,
       output, " 2>/dev/null");
   auto start = Clock::now();
   int status = std::system(command.c_str());
-  result.ms = msSince(start);
+  result.ms = millisecondsSince(start);
   std::ifstream in(output);
   std::stringstream text;
   text << in.rdbuf();
@@ -247,7 +245,7 @@ int main(int argc, char **argv) {
     auto start = Clock::now();
     gevo::BuiltVariant built = variation.build(lists[i]);
     std::string key = gevo::modelFingerprint(*built.module);
-    double build = msSince(start);
+    double build = millisecondsSince(start);
     std::string text;
     llvm::raw_string_ostream os(text);
     built.module->print(os);
@@ -255,7 +253,7 @@ int main(int argc, char **argv) {
     start = Clock::now();
     gevo::Measurement m =
         (*session)->evaluate(one, std::move(built.module), gevo::RunRequest());
-    gevoMs.push_back(build + msSince(start));
+    gevoMs.push_back(build + millisecondsSince(start));
     buildMs.push_back(build);
     if (m.ok()) {
       ++gevoOk;
@@ -300,7 +298,7 @@ int main(int argc, char **argv) {
     (*session)->submit(pool, variation.build(lists[i]).module,
                        gevo::RunRequest(), [](gevo::Measurement) {});
   pool.wait();
-  double parallelSeconds = msSince(start) / 1000;
+  double parallelSeconds = millisecondsSince(start) / 1000;
 
   double gevoRate = 1000 / mean(gevoMs), naiveRate = 1000 / mean(naiveMs);
   double parallelRate = count / parallelSeconds;

@@ -2,6 +2,8 @@
 
 #include "gevo/ir/mutation.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -45,6 +47,18 @@ absl::StatusOr<Edit> propose(mlir::ModuleOp module, EditKind kind,
 }
 
 } // namespace
+
+bool passesFilters(const OpRef &ref, const MutationOptions &options) {
+  if (!options.functions.empty() &&
+      std::find(options.functions.begin(), options.functions.end(),
+                ref.function) == options.functions.end())
+    return false;
+  return options.opPrefixes.empty() ||
+         std::any_of(options.opPrefixes.begin(), options.opPrefixes.end(),
+                     [&](const std::string &prefix) {
+                       return ref.opName.rfind(prefix, 0) == 0;
+                     });
+}
 
 absl::StatusOr<std::vector<EditKind>> parseEditKinds(const std::string &list) {
   std::vector<EditKind> kinds;

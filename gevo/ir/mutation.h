@@ -38,6 +38,10 @@ struct MutationOptions {
   mlir::Operation *target = nullptr;
 };
 
+/// Whether the user's filters (functions, op-name prefixes) let an operator
+/// take the op at `ref` as a target; `options.target` is not consulted.
+bool passesFilters(const OpRef &ref, const MutationOptions &options);
+
 /// Parses "delete,copy,constant" into kinds; errors name the bad word.
 absl::StatusOr<std::vector<EditKind>> parseEditKinds(const std::string &list);
 

@@ -21,18 +21,7 @@ candidates(const AddressIndex &index, const MutationOptions &options,
   for (mlir::Operation *op : index.ops()) {
     if (options.target && op != options.target)
       continue;
-    OpRef ref = *index.refOf(op);
-    if (!options.functions.empty() &&
-        std::find(options.functions.begin(), options.functions.end(),
-                  ref.function) == options.functions.end())
-      continue;
-    if (!options.opPrefixes.empty() &&
-        std::none_of(options.opPrefixes.begin(), options.opPrefixes.end(),
-                     [&](const std::string &prefix) {
-                       return ref.opName.rfind(prefix, 0) == 0;
-                     }))
-      continue;
-    if (keep(op))
+    if (passesFilters(*index.refOf(op), options) && keep(op))
       out.push_back(op);
   }
   return out;

@@ -18,30 +18,15 @@
 #include "gevo/search/fitness_cache.h"
 #include "gevo/search/run_files.h"
 #include "gevo/support/status_macros.h"
+#include "gevo/support/stopwatch.h"
 #include "replay/patch.h"
 
 namespace gevo {
-namespace {
-
-/// The user's --functions/--ops/--dialects filters, as the operators apply
-/// them.
-bool allowedByFilters(const OpRef &ref, const MutationOptions &options) {
-  if (!options.functions.empty() &&
-      std::find(options.functions.begin(), options.functions.end(),
-                ref.function) == options.functions.end())
-    return false;
-  return options.opPrefixes.empty() ||
-         std::any_of(options.opPrefixes.begin(), options.opPrefixes.end(),
-                     [&](const std::string &prefix) {
-                       return ref.opName.rfind(prefix, 0) == 0;
-                     });
-}
-
-} // namespace
+namespace {} // namespace
 
 absl::StatusOr<ExploreSummary>
 explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
-  auto start = std::chrono::steady_clock::now();
+  auto start = SteadyClock::now();
   GEVO_ASSIGN_OR_RETURN(WorkloadSpec spec,
                         loadWorkloadSpec(config.workloadPath));
   std::vector<std::string> objectives =
@@ -92,7 +77,7 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
   bool live = progress && ::isatty(::fileno(progress));
   for (EditKind kind : config.operators) {
     for (mlir::Operation *op : index.ops()) {
-      if (!allowedByFilters(*index.refOf(op), options))
+      if (!passesFilters(*index.refOf(op), options))
         continue;
       options.target = op;
       options.kinds = {kind};
