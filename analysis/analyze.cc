@@ -135,11 +135,12 @@ public:
                    edits.size());
     PatchEffect effect(*session, *pool, cache, edits, options.effect);
     absl::StatusOr<MinimizeResult> minimized =
-        minimizePatch(effect, Minimizer::Ddmin);
+        minimizePatch(effect, options.minimizer);
     if (!minimized.ok()) {
       v.error = std::string(minimized.status().message());
       return v;
     }
+    v.minimizer = minimizerName(options.minimizer);
     v.tests = minimized->tests;
     v.evaluations = minimized->evaluations;
     v.full = minimized->full;

@@ -1,11 +1,12 @@
 //===- analyze.h - From a search run or a patch to a labelled report ------===//
 //
-// For each patch (every front member of a run, or one given patch): ddmin
-// shrinks it to the edits that matter (the minimal patch is written beside
-// the report), the minimal patch is ablated (each edit alone, each removed,
-// pairs), every edit is labelled with evidence, the ops it touches are
-// printed before and after, and the gain is checked again after
-// canonicalize, cse and an optimizing LLVM pipeline (GEVO's -O2 check).
+// For each patch (every front member of a run, or one given patch): a
+// minimiser (binary splitting unless told otherwise) shrinks it to the edits
+// that matter (the minimal patch is written beside the report), the minimal
+// patch is ablated (each edit alone, each removed, pairs), every edit is
+// labelled with evidence, the ops it touches are printed before and after, and
+// the gain is checked again after canonicalize, cse and an optimizing LLVM
+// pipeline (GEVO's -O2 check).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ANALYSIS_ANALYZE_H
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "analysis/minimize.h"
 #include "analysis/patch_effect.h"
 #include "analysis/report.h"
 #include "replay/patch.h"
@@ -26,6 +28,7 @@ namespace gevo {
 struct AnalyzeOptions {
   EffectOptions effect; // objectives empty: the workload's
   int workers = 0;      // 0: one per core
+  Minimizer minimizer = Minimizer::Split;
   bool checkOptimized = true;
   /// Most front members analysed (0: all).
   int maxVariants = 0;

@@ -61,6 +61,11 @@ cl::opt<bool> optimizedCheck(
     cl::desc("Check each gain again after canonicalize, cse and LLVM -O3 "
              "(default true; --optimized-check=false to skip)"),
     cl::init(true), cl::cat(category));
+cl::opt<std::string> minimizer(
+    "minimizer",
+    cl::desc("split (adaptive binary splitting, the default: fewest "
+             "evaluations), ddmin, greedy (GEVO's one pass) or exhaustive"),
+    cl::init("split"), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("No progress output"), cl::cat(category));
 
 } // namespace
@@ -86,6 +91,11 @@ int main(int argc, char **argv) {
   options.effect.errorTolerance = errorTolerance;
   options.effect.pairs = pairs;
   options.workers = workers;
+  if (std::optional<gevo::Minimizer> m = gevo::parseMinimizer(minimizer))
+    options.minimizer = *m;
+  else
+    return gevo::reportBadInput(
+        "--minimizer must be split, ddmin, greedy or exhaustive");
   options.maxVariants = maxVariants;
   options.checkOptimized = optimizedCheck;
   options.progress = quiet ? nullptr : stderr;

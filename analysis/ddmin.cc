@@ -3,19 +3,26 @@
 #include "analysis/ddmin.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace gevo {
+
+std::vector<size_t> allItems(size_t count) {
+  std::vector<size_t> all(count);
+  for (size_t i = 0; i < count; ++i)
+    all[i] = i;
+  return all;
+}
+
 namespace {
 
 /// The oracle with memoisation and a count of distinct questions.
 class CountingOracle {
 public:
   CountingOracle(const SubsetOracle &oracle, size_t count) : oracle(oracle) {
-    std::vector<size_t> all(count);
-    for (size_t i = 0; i < count; ++i)
-      all[i] = i;
-    answers[all] = true; // the full set is interesting by assumption
+    answers[allItems(count)] =
+        true; // the full set is interesting by assumption
   }
   bool operator()(const std::vector<size_t> &subset) {
     auto [it, inserted] = answers.try_emplace(subset, false);
@@ -53,13 +60,22 @@ std::vector<size_t> without(const std::vector<size_t> &items,
   return out;
 }
 
+/// Hwang's group size for finding `needed` of `open` items: one at a time
+/// when they are dense, else the power of two near (open - needed + 1) /
+/// needed.
+size_t groupSize(size_t open, double needed) {
+  if (needed <= 0 || open <= 2 * needed - 2)
+    return 1;
+  double ratio = (open - needed + 1) / needed;
+  size_t size = size_t(1) << std::max(0, int(std::floor(std::log2(ratio))));
+  return std::min(size, open);
+}
+
 } // namespace
 
 Reduction ddmin(size_t count, const SubsetOracle &interesting) {
   CountingOracle ask(interesting, count);
-  std::vector<size_t> current(count);
-  for (size_t i = 0; i < count; ++i)
-    current[i] = i;
+  std::vector<size_t> current = allItems(count);
   size_t n = 2;
   while (current.size() >= 2) {
     n = std::min(n, current.size());
@@ -105,11 +121,50 @@ Reduction ddmin(size_t count, const SubsetOracle &interesting) {
   return result;
 }
 
+Reduction binarySplitting(size_t count, const SubsetOracle &interesting) {
+  CountingOracle ask(interesting, count);
+  std::vector<size_t> current = allItems(count);
+  // Items not yet settled, in order; settled from the back, so that a later
+  // edit that needs an earlier one is settled first.
+  std::vector<size_t> open = current;
+  int needed = 0, settled = 0;
+  auto removeAll = [&](const std::vector<size_t> &group) {
+    std::vector<size_t> candidate = without(current, group);
+    if (!ask(candidate))
+      return false;
+    current = std::move(candidate);
+    open = without(open, group);
+    settled += static_cast<int>(group.size());
+    return true;
+  };
+  while (!open.empty()) {
+    // The share of needed items seen so far, starting from a prior of 0.3
+    // worth two items: front patches mostly come down to few edits.
+    double density = (needed + 0.6) / (settled + 2);
+    size_t size = groupSize(open.size(), density * open.size());
+    std::vector<size_t> group(open.end() - size, open.end());
+    if (removeAll(group))
+      continue;
+    // The group holds a needed item: halve it, removing the later half when
+    // the rest keeps the effect (then the needed item is in the earlier
+    // half), else looking into the later half (the earlier half stays open).
+    while (group.size() > 1) {
+      size_t half = group.size() / 2;
+      std::vector<size_t> earlier(group.begin(), group.begin() + half);
+      std::vector<size_t> later(group.begin() + half, group.end());
+      group = removeAll(later) ? std::move(earlier) : std::move(later);
+    }
+    // Removing this one item alone loses the effect.
+    open = without(open, group);
+    ++needed;
+    ++settled;
+  }
+  return Reduction{current, ask.tests};
+}
+
 Reduction greedyRemoval(size_t count, const SubsetOracle &interesting) {
   CountingOracle ask(interesting, count);
-  std::vector<size_t> current(count);
-  for (size_t i = 0; i < count; ++i)
-    current[i] = i;
+  std::vector<size_t> current = allItems(count);
   for (size_t item = 0; item < count; ++item) {
     std::vector<size_t> candidate = without(current, {item});
     if (candidate.size() < current.size() && ask(candidate))
@@ -133,10 +188,7 @@ Reduction exhaustiveMinimal(size_t count, const SubsetOracle &interesting) {
         return Reduction{subset, ask.tests};
     } while (std::prev_permutation(chosen.begin(), chosen.end()));
   }
-  std::vector<size_t> all(count);
-  for (size_t i = 0; i < count; ++i)
-    all[i] = i;
-  return Reduction{all, ask.tests};
+  return Reduction{allItems(count), ask.tests};
 }
 
 } // namespace gevo

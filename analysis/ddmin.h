@@ -19,6 +19,9 @@ namespace gevo {
 /// Whether a subset (indices into the full list, ascending) is interesting.
 using SubsetOracle = std::function<bool(const std::vector<size_t> &)>;
 
+/// 0, 1, ..., count - 1: every item.
+std::vector<size_t> allItems(size_t count);
+
 struct Reduction {
   /// Ascending indices of the items kept.
   std::vector<size_t> kept;
@@ -34,6 +37,15 @@ struct Reduction {
 /// set is interesting (not asked); the empty set is never returned unless
 /// it is interesting.
 Reduction ddmin(size_t count, const SubsetOracle &interesting);
+
+/// Group testing (Hwang's generalised binary splitting) with the share of
+/// needed items estimated as it goes: tries to remove a group of the last
+/// open items, sized for the estimated share; when that loses the effect,
+/// halves the group down to one item that cannot be removed. Items are
+/// settled from the back, so an edit that needs an earlier one goes first.
+/// 1-minimal when the oracle is monotone (a superset of an interesting subset
+/// is interesting): each kept item was needed in a superset of the result.
+Reduction binarySplitting(size_t count, const SubsetOracle &interesting);
 
 /// GEVO's minimiser: one pass over the items, dropping each one whose
 /// removal keeps the rest interesting. Not always 1-minimal.

@@ -91,5 +91,88 @@ TEST(DdminTest, AsksAboutEachSubsetOnce) {
   EXPECT_EQ(r.tests, calls);
 }
 
+/// Interesting when it holds every item of `needed`, and buildable only when
+/// each item of `prerequisites` (later -> earlier) comes with the one it needs.
+SubsetOracle
+needsWithOrder(std::set<size_t> needed,
+               std::vector<std::pair<size_t, size_t>> prerequisites) {
+  return [needed, prerequisites](const std::vector<size_t> &subset) {
+    auto has = [&](size_t i) {
+      return std::find(subset.begin(), subset.end(), i) != subset.end();
+    };
+    for (auto [later, earlier] : prerequisites)
+      if (has(later) && !has(earlier))
+        return false;
+    return needs(needed)(subset);
+  };
+}
+
+TEST(BinarySplittingTest, FindsExactlyTheNeededItems) {
+  for (size_t count : {1, 2, 5, 8, 13})
+    for (const std::set<size_t> &needed : std::vector<std::set<size_t>>{
+             {}, {0}, {count - 1}, {0, count - 1}, {count / 2}}) {
+      Reduction r = binarySplitting(count, needs(needed));
+      EXPECT_EQ(std::set<size_t>(r.kept.begin(), r.kept.end()), needed)
+          << count << " items";
+    }
+}
+
+TEST(BinarySplittingTest, EveryCombinationOfSixIsFoundAndOneMinimal) {
+  for (unsigned mask = 0; mask < 64; ++mask) {
+    std::set<size_t> needed;
+    for (size_t i = 0; i < 6; ++i)
+      if (mask & (1u << i))
+        needed.insert(i);
+    SubsetOracle oracle = needs(needed);
+    Reduction r = binarySplitting(6, oracle);
+    EXPECT_EQ(std::set<size_t>(r.kept.begin(), r.kept.end()), needed) << mask;
+    for (size_t drop = 0; drop < r.kept.size(); ++drop) {
+      std::vector<size_t> smaller = r.kept;
+      smaller.erase(smaller.begin() + drop);
+      EXPECT_FALSE(oracle(smaller));
+    }
+  }
+}
+
+TEST(BinarySplittingTest, DropsAnEditThatNeedsAnEarlierOneBeforeIt) {
+  // Item 4 applies only with item 1; only item 6 matters. Greedy in order
+  // cannot drop 1 while 4 is there, and never comes back to it.
+  SubsetOracle oracle = needsWithOrder({6}, {{4, 1}});
+  EXPECT_THAT(binarySplitting(8, oracle).kept, ElementsAre(6));
+  EXPECT_THAT(greedyRemoval(8, oracle).kept, ElementsAre(1, 6));
+}
+
+TEST(BinarySplittingTest, FewerTestsThanGreedyAndDdminWhenFewItemsMatter) {
+  // Search results mostly come down to one or two edits of up to a dozen:
+  // over every such case, splitting asks fewer questions than both.
+  int split = 0, greedy = 0, delta = 0;
+  for (size_t count = 2; count <= 12; ++count)
+    for (size_t a = 0; a < count; ++a)
+      for (size_t b = a; b < count; ++b) {
+        SubsetOracle oracle = needs({a, b});
+        split += binarySplitting(count, oracle).tests;
+        greedy += greedyRemoval(count, oracle).tests;
+        delta += ddmin(count, oracle).tests;
+      }
+  EXPECT_LT(split, greedy);
+  EXPECT_LT(split, delta);
+  // Greedy asks exactly once per item; one needed item of 32 takes splitting
+  // about log2(32) questions plus the groups around it.
+  EXPECT_LE(binarySplitting(32, needs({20})).tests, 12);
+}
+
+TEST(BinarySplittingTest, AsksAboutEachSubsetOnce) {
+  std::set<std::vector<size_t>> seen;
+  int calls = 0;
+  SubsetOracle oracle = [&](const std::vector<size_t> &s) {
+    ++calls;
+    EXPECT_TRUE(seen.insert(s).second) << "asked twice";
+    return needs({1, 6})(s);
+  };
+  Reduction r = binarySplitting(8, oracle);
+  EXPECT_THAT(r.kept, ElementsAre(1, 6));
+  EXPECT_EQ(r.tests, calls);
+}
+
 } // namespace
 } // namespace gevo

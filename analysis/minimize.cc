@@ -8,13 +8,32 @@
 
 namespace gevo {
 
+const char *minimizerName(Minimizer minimizer) {
+  switch (minimizer) {
+  case Minimizer::Split:
+    return "split";
+  case Minimizer::Ddmin:
+    return "ddmin";
+  case Minimizer::Greedy:
+    return "greedy";
+  case Minimizer::Exhaustive:
+    return "exhaustive";
+  }
+  return "?";
+}
+
+std::optional<Minimizer> parseMinimizer(const std::string &name) {
+  for (Minimizer m : {Minimizer::Split, Minimizer::Ddmin, Minimizer::Greedy,
+                      Minimizer::Exhaustive})
+    if (name == minimizerName(m))
+      return m;
+  return std::nullopt;
+}
+
 absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
                                              Minimizer minimizer) {
   size_t count = effect.edits().size();
-  std::vector<size_t> all(count);
-  for (size_t i = 0; i < count; ++i)
-    all[i] = i;
-  std::optional<Measurement> full = effect.measure(all);
+  std::optional<Measurement> full = effect.measure(allItems(count));
   if (!full || !full->ok())
     return absl::InvalidArgumentError(
         absl::StrCat("the full patch does not evaluate ok",
@@ -22,6 +41,7 @@ absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
                                          full->detail, ")")
                           : " (its edits do not apply in order)"));
   MinimizeResult result;
+  result.minimizer = minimizer;
   result.full = *full;
   int before = effect.evaluations;
   SubsetOracle oracle = [&](const std::vector<size_t> &subset) {
@@ -30,6 +50,9 @@ absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
   };
   Reduction reduction;
   switch (minimizer) {
+  case Minimizer::Split:
+    reduction = binarySplitting(count, oracle);
+    break;
   case Minimizer::Ddmin:
     reduction = ddmin(count, oracle);
     break;
@@ -65,10 +88,10 @@ Patch minimizedPatch(const Patch &original, const std::string &originalName,
       {"validation_accuracy",
        absl::StrFormat("%.4f", result.minimal.validation.accuracy())});
   patch.addComment(absl::StrFormat(
-      " minimised from %s: %d of %d edits kept (ddmin, %d subsets tested, "
+      " minimised from %s: %d of %d edits kept (%s, %d subsets tested, "
       "%d evaluated)",
-      originalName, result.kept.size(), edits.size(), result.tests,
-      result.evaluations));
+      originalName, result.kept.size(), edits.size(),
+      minimizerName(result.minimizer), result.tests, result.evaluations));
   for (size_t i : result.kept)
     patch.addEdit(edits[i]);
   return patch;

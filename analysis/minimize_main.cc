@@ -56,8 +56,10 @@ cl::opt<int> pairs("pairs",
                    cl::init(10), cl::cat(category));
 cl::opt<std::string>
     method("method",
-           cl::desc("ddmin (default), greedy (GEVO's one pass) or exhaustive"),
-           cl::init("ddmin"), cl::cat(category));
+           cl::desc("split (adaptive binary splitting, the default: fewest "
+                    "evaluations), ddmin (Zeller's), greedy (GEVO's one "
+                    "pass) or exhaustive"),
+           cl::init("split"), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Processes at once (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<std::string>
@@ -73,7 +75,7 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "gevo-minimize: the smallest subset of a patch's edits that keeps "
-          "its effect (ddmin; 1-minimal).\n",
+          "its effect (1-minimal).\n",
           &llvm::errs()))
     return 2;
   absl::StatusOr<gevo::Patch> patch =
@@ -98,15 +100,10 @@ int main(int argc, char **argv) {
   options.runtimeTolerance = runtimeTolerance;
   options.errorTolerance = errorTolerance;
   options.pairs = pairs;
-  gevo::Minimizer minimizer;
-  if (method == "ddmin")
-    minimizer = gevo::Minimizer::Ddmin;
-  else if (method == "greedy")
-    minimizer = gevo::Minimizer::Greedy;
-  else if (method == "exhaustive")
-    minimizer = gevo::Minimizer::Exhaustive;
-  else
-    return gevo::reportBadInput("--method must be ddmin, greedy or exhaustive");
+  std::optional<gevo::Minimizer> minimizer = gevo::parseMinimizer(method);
+  if (!minimizer)
+    return gevo::reportBadInput(
+        "--method must be split, ddmin, greedy or exhaustive");
 
   auto session =
       gevo::EvaluationSession::create(*spec, gevo::EvaluationOptions());
@@ -124,7 +121,7 @@ int main(int argc, char **argv) {
       return gevo::reportBadInput(std::string(status.message()));
   gevo::PatchEffect effect(**session, pool, cache, patch->edits(), options);
   absl::StatusOr<gevo::MinimizeResult> result =
-      gevo::minimizePatch(effect, minimizer);
+      gevo::minimizePatch(effect, *minimizer);
   if (!result.ok())
     return gevo::reportBadInput(patchPath + ": " +
                                 std::string(result.status().message()));

@@ -191,11 +191,12 @@ std::string toHtml(const AnalysisReport &r) {
     absl::StrAppend(
         &h,
         absl::StrFormat(
-            "<p>%d of %d edits kept by ddmin (%d subsets tested, %d "
+            "<p>%d of %d edits kept by %s (%d subsets tested, %d "
             "evaluated); minimal patch <code>%s</code>: validation accuracy "
             "%s (unmodified %s), run x%.3f of the unmodified program.</p>\n",
-            v.edits.size(), v.originalEdits, v.tests, v.evaluations,
-            escapeHtml(v.minimizedPath), pct(v.minimal.validation.accuracy()),
+            v.edits.size(), v.originalEdits, escapeHtml(v.minimizer), v.tests,
+            v.evaluations, escapeHtml(v.minimizedPath),
+            pct(v.minimal.validation.accuracy()),
             pct(r.baseline.validation.accuracy()), v.minimal.runtimeRatio));
     if (v.optimized.checked)
       absl::StrAppend(
@@ -272,11 +273,12 @@ std::string toMarkdown(const AnalysisReport &r) {
     }
     absl::StrAppend(
         &md,
-        absl::StrFormat("%d of %d edits kept by ddmin (%d subsets tested, %d "
+        absl::StrFormat("%d of %d edits kept by %s (%d subsets tested, %d "
                         "evaluated); minimal patch `%s`: validation accuracy "
                         "%s (unmodified %s), run x%.3f.\n",
-                        v.edits.size(), v.originalEdits, v.tests, v.evaluations,
-                        v.minimizedPath, pct(v.minimal.validation.accuracy()),
+                        v.edits.size(), v.originalEdits, v.minimizer, v.tests,
+                        v.evaluations, v.minimizedPath,
+                        pct(v.minimal.validation.accuracy()),
                         pct(r.baseline.validation.accuracy()),
                         v.minimal.runtimeRatio));
     if (v.optimized.checked)
@@ -361,6 +363,7 @@ std::string toJson(const AnalysisReport &r) {
         {"minimized", v.minimizedPath},
         {"error", v.error},
         {"original_edits", static_cast<int64_t>(v.originalEdits)},
+        {"minimizer", v.minimizer},
         {"tests", v.tests},
         {"evaluations", v.evaluations},
         {"full", measurement(v.full)},

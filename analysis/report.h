@@ -47,6 +47,7 @@ struct VariantFinding {
   std::string minimizedPath; // where the minimal patch was written
   size_t originalEdits = 0;
   int tests = 0, evaluations = 0;
+  std::string minimizer;     // which method kept the edits ("split", "ddmin")
   Measurement full, minimal; // interleaved with the unmodified program
   std::vector<EditFinding> edits;
   std::vector<PairFinding> pairs;

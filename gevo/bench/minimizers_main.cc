@@ -1,21 +1,26 @@
-//===- minimizers_main.cc - ddmin vs GEVO's greedy pass vs exhaustive -----===//
+//===- minimizers_main.cc - Minimisers compared on a run's front patches --===//
 //
 //   bazel run //gevo/bench:minimizers -- --run=gevo-runs/<run>
 //
-// Minimises every front patch of a search run three ways with the same
-// oracle (deterministic objectives, so that the three see the same answers):
-// ddmin, GEVO's one greedy pass, and exhaustive search by increasing size
-// (patches of at most --exhaustive-limit edits). Each method starts with an
-// empty cache, so its evaluations are its own. Prints a row per patch and the
-// totals last; writes the figures as JSON (--json).
+// Minimises every front patch of a search run four ways with the same
+// oracle (deterministic objectives, so that all see the same answers):
+// adaptive binary splitting (the default), ddmin, GEVO's one greedy pass,
+// and exhaustive search by increasing size (patches of at most
+// --exhaustive-limit edits). Each method starts with an empty cache, so its
+// evaluations (variants run) are its own; a separate referee checks that
+// each result is 1-minimal. Prints a row per patch (kept edits/evaluations)
+// and the totals over the patches every method finished last; writes the
+// figures as JSON (--json).
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <thread>
 
 #include "absl/strings/str_split.h"
+#include "analysis/ddmin.h"
 #include "analysis/minimize.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
@@ -48,8 +53,8 @@ cl::opt<std::string>
 int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "ddmin vs greedy vs exhaustive patch "
-                                   "minimisation on a run's front.\n",
+                                   "split vs ddmin vs greedy vs exhaustive "
+                                   "patch minimisation on a run's front.\n",
                                    &llvm::errs()))
     return 2;
   std::string dir = gevo::resolveUserPath(runDir);
@@ -88,16 +93,24 @@ int main(int argc, char **argv) {
   for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
     options.objectives.emplace_back(name);
 
-  const char *names[] = {"ddmin", "greedy", "exhaustive"};
-  gevo::Minimizer methods[] = {gevo::Minimizer::Ddmin, gevo::Minimizer::Greedy,
-                               gevo::Minimizer::Exhaustive};
-  int64_t totalTests[3] = {0, 0, 0}, totalKept[3] = {0, 0, 0};
+  const gevo::Minimizer methods[] = {
+      gevo::Minimizer::Split, gevo::Minimizer::Ddmin, gevo::Minimizer::Greedy,
+      gevo::Minimizer::Exhaustive};
+  constexpr int kMethods = 4, kExhaustive = 3;
+  int64_t totalEvaluations[kMethods] = {}, totalTests[kMethods] = {},
+          totalKept[kMethods] = {}, notOneMinimal[kMethods] = {};
   int compared = 0;
+  // Judges whether a result is 1-minimal; its measurements are not counted
+  // against any method.
+  gevo::FitnessCache refereeCache;
   llvm::json::Array rows;
-  std::printf("%-16s %5s | %-12s | %-12s | %-12s\n", "patch", "edits", "ddmin",
-              "greedy", "exhaustive");
-  std::printf("%-16s %5s | %-12s | %-12s | %-12s\n", "", "", "kept/tests",
-              "kept/tests", "kept/tests");
+  std::printf("%-16s %5s", "patch", "edits");
+  for (gevo::Minimizer m : methods)
+    std::printf(" | %-14s", gevo::minimizerName(m));
+  std::printf("\n%-16s %5s", "", "");
+  for (int m = 0; m < kMethods; ++m)
+    std::printf(" | %-14s", "kept/evals");
+  std::printf("\n");
   for (const llvm::json::Value &member :
        *front->getAsObject()->getArray("members")) {
     std::string name =
@@ -106,64 +119,86 @@ int main(int argc, char **argv) {
     if (!patch.ok())
       continue;
     std::vector<gevo::Edit> edits = patch->edits();
-    int kept[3] = {-1, -1, -1}, tests[3] = {0, 0, 0};
-    for (int m = 0; m < 3; ++m) {
-      if (m == 2 && static_cast<int>(edits.size()) > exhaustiveLimit)
+    gevo::PatchEffect referee(**session, pool, refereeCache, edits, options);
+    std::optional<gevo::Measurement> full =
+        referee.measure(gevo::allItems(edits.size()));
+    if (!full || !full->ok())
+      continue;
+    int kept[kMethods], tests[kMethods] = {}, evaluations[kMethods] = {};
+    bool minimal[kMethods] = {};
+    std::string cells[kMethods];
+    llvm::json::Object row{{"patch", name},
+                           {"edits", static_cast<int64_t>(edits.size())}};
+    for (int m = 0; m < kMethods; ++m) {
+      kept[m] = -1;
+      cells[m] = "-";
+      if (m == kExhaustive && static_cast<int>(edits.size()) > exhaustiveLimit)
         continue;
       gevo::FitnessCache cache; // each method pays for its own evaluations
       gevo::PatchEffect effect(**session, pool, cache, edits, options);
       absl::StatusOr<gevo::MinimizeResult> result =
           gevo::minimizePatch(effect, methods[m]);
       if (!result.ok())
-        break;
+        continue;
       kept[m] = static_cast<int>(result->kept.size());
       tests[m] = result->tests;
+      evaluations[m] = result->evaluations;
+      // 1-minimal: no single kept edit can go.
+      minimal[m] = true;
+      for (size_t drop = 0; drop < result->kept.size(); ++drop) {
+        std::vector<size_t> smaller = result->kept;
+        smaller.erase(smaller.begin() + drop);
+        std::optional<gevo::Measurement> without = referee.measure(smaller);
+        if (without && referee.keepsEffect(*without, *full))
+          minimal[m] = false;
+      }
+      cells[m] = llvm::formatv("{0}/{1}{2}", kept[m], evaluations[m],
+                               minimal[m] ? "" : " (not 1-min)")
+                     .str();
+      std::string method = gevo::minimizerName(methods[m]);
+      row[method + "_kept"] = kept[m];
+      row[method + "_tests"] = tests[m];
+      row[method + "_evaluations"] = evaluations[m];
+      row[method + "_one_minimal"] = minimal[m];
     }
-    if (kept[0] < 0)
-      continue;
-    std::string cells[3];
-    for (int m = 0; m < 3; ++m)
-      cells[m] =
-          kept[m] < 0 ? "-" : llvm::formatv("{0}/{1}", kept[m], tests[m]).str();
-    std::printf("%-16s %5zu | %-12s | %-12s | %-12s\n", name.c_str(),
-                edits.size(), cells[0].c_str(), cells[1].c_str(),
-                cells[2].c_str());
+    std::printf("%-16s %5zu", name.c_str(), edits.size());
+    for (int m = 0; m < kMethods; ++m)
+      std::printf(" | %-14s", cells[m].c_str());
+    std::printf("\n");
     std::fflush(stdout);
-    if (kept[2] >= 0) {
+    bool all = std::all_of(kept, kept + kMethods, [](int k) { return k >= 0; });
+    if (all) {
       ++compared;
-      for (int m = 0; m < 3; ++m) {
+      for (int m = 0; m < kMethods; ++m) {
+        totalEvaluations[m] += evaluations[m];
         totalTests[m] += tests[m];
         totalKept[m] += kept[m];
+        notOneMinimal[m] += !minimal[m];
       }
     }
-    rows.push_back(
-        llvm::json::Object{{"patch", name},
-                           {"edits", static_cast<int64_t>(edits.size())},
-                           {"ddmin_kept", kept[0]},
-                           {"ddmin_tests", tests[0]},
-                           {"greedy_kept", kept[1]},
-                           {"greedy_tests", tests[1]},
-                           {"exhaustive_kept", kept[2]},
-                           {"exhaustive_tests", tests[2]}});
+    row["compared"] = all;
+    rows.push_back(std::move(row));
   }
   llvm::json::Object figures{{"run", dir},
                              {"objectives", objectives.getValue()},
+                             {"patches_compared", compared},
                              {"patches", std::move(rows)}};
-  for (int m = 0; m < 3; ++m) {
-    figures[std::string(names[m]) + "_tests"] = totalTests[m];
-    figures[std::string(names[m]) + "_kept"] = totalKept[m];
+  std::string summary;
+  for (int m = 0; m < kMethods; ++m) {
+    std::string method = gevo::minimizerName(methods[m]);
+    figures[method + "_evaluations"] = totalEvaluations[m];
+    figures[method + "_tests"] = totalTests[m];
+    figures[method + "_kept"] = totalKept[m];
+    figures[method + "_not_one_minimal"] = notOneMinimal[m];
+    summary += llvm::formatv("{0}{1} {2} evaluations -> {3} edits ({4} not "
+                             "1-minimal)",
+                             m ? ", " : "", method, totalEvaluations[m],
+                             totalKept[m], notOneMinimal[m])
+                   .str();
   }
   std::ofstream(gevo::resolveUserPath(jsonPath))
       << llvm::formatv("{0:2}", llvm::json::Value(std::move(figures))).str()
       << "\n";
-  std::printf("minimizers on %d patches: ddmin %lld tests -> %lld edits, "
-              "greedy %lld tests -> %lld edits, exhaustive %lld tests -> "
-              "%lld edits\n",
-              compared, static_cast<long long>(totalTests[0]),
-              static_cast<long long>(totalKept[0]),
-              static_cast<long long>(totalTests[1]),
-              static_cast<long long>(totalKept[1]),
-              static_cast<long long>(totalTests[2]),
-              static_cast<long long>(totalKept[2]));
+  std::printf("minimizers on %d patches: %s\n", compared, summary.c_str());
   return 0;
 }
