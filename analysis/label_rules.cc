@@ -318,6 +318,34 @@ std::optional<EffectLabel> skippedRule(const EditView &view) {
   return std::nullopt;
 }
 
+/// Any other edit whose ops all only compute initial parameter values (the
+/// hash of a weight's indices, a scale): the initial weights are computed
+/// differently, not just scaled.
+std::optional<EffectLabel> initialValuesRule(const EditView &view) {
+  // Moving or swapping ops without rewiring them computes the same values.
+  if ((view.edit.kind == EditKind::Move || view.edit.kind == EditKind::Swap) &&
+      view.rewires.empty())
+    return std::nullopt;
+  std::vector<mlir::Operation *> touched;
+  for (mlir::Operation *op : {view.target, view.anchor})
+    if (op)
+      touched.push_back(op);
+  for (const ResolvedRewire &r : view.rewires)
+    if (r.user)
+      touched.push_back(r.user);
+  if (touched.empty() || llvm::any_of(touched, [&](mlir::Operation *op) {
+        return view.roleOf(op) != Role::Parameter;
+      }))
+    return std::nullopt;
+  return makeLabel(
+      "initialisation change",
+      absl::StrCat("initialisation change: initial parameter values "
+                   "computed differently (",
+                   toString(view.edit.kind), " of ", view.edit.target.opName,
+                   ")"),
+      "every op the edit touches only computes initial parameter values");
+}
+
 /// Alone, the edit leaves every prediction as it was and costs less.
 std::optional<EffectLabel> deadComputationRule(const EditView &view) {
   const EditEvidence &e = view.evidence;

@@ -91,11 +91,12 @@ std::optional<EffectLabel> pruningRule(const EditView &view);
 std::optional<EffectLabel> stabilityRule(const EditView &view);
 std::optional<EffectLabel> skippedRule(const EditView &view);
 std::optional<EffectLabel> deadComputationRule(const EditView &view);
+std::optional<EffectLabel> initialValuesRule(const EditView &view);
 
 inline constexpr LabelRule kLabelRules[] = {
-    learningRateRule, parameterResetRule, initializationRule,
-    scheduleRule,     precisionRule,      pruningRule,
-    stabilityRule,    skippedRule,        deadComputationRule};
+    learningRateRule,    parameterResetRule, initializationRule, scheduleRule,
+    precisionRule,       pruningRule,        stabilityRule,      skippedRule,
+    deadComputationRule, initialValuesRule};
 
 } // namespace gevo
 

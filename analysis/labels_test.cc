@@ -124,6 +124,17 @@ TEST_F(LabelsTest, InitialScaleChanged) {
   EXPECT_NEAR(l.factor, -1 / 0.353553385, 1e-4);
 }
 
+TEST_F(LabelsTest, InitialValuesComputedDifferently) {
+  // A swap inside W1's initialisation generic: no constant is scaled, yet
+  // only initial values change (every W1 weight starts at 0.0625).
+  EffectLabel l = label("init_redrawn.gevo");
+  EXPECT_EQ(l.kind, "initialisation change") << l.summary;
+  EXPECT_NE(l.summary.find("computed differently (swap of arith.index_cast)"),
+            std::string::npos)
+      << l.summary;
+  EXPECT_EQ(l.roles, "parameter");
+}
+
 TEST_F(LabelsTest, DeadComputationNeedsSameAnswersAndLessCost) {
   Measurement base;
   base.validation = {335, 360, 0};
