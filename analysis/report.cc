@@ -191,7 +191,7 @@ std::string toHtml(const AnalysisReport &r) {
     absl::StrAppend(
         &h,
         absl::StrFormat(
-            "<p>%d of %d edits kept by %s (%d subsets tested, %d "
+            "<p>%d of %d edits kept (minimiser %s: %d subsets tested, %d "
             "evaluated); minimal patch <code>%s</code>: validation accuracy "
             "%s (unmodified %s), run x%.3f of the unmodified program.</p>\n",
             v.edits.size(), v.originalEdits, escapeHtml(v.minimizer), v.tests,
@@ -273,14 +273,14 @@ std::string toMarkdown(const AnalysisReport &r) {
     }
     absl::StrAppend(
         &md,
-        absl::StrFormat("%d of %d edits kept by %s (%d subsets tested, %d "
-                        "evaluated); minimal patch `%s`: validation accuracy "
-                        "%s (unmodified %s), run x%.3f.\n",
-                        v.edits.size(), v.originalEdits, v.minimizer, v.tests,
-                        v.evaluations, v.minimizedPath,
-                        pct(v.minimal.validation.accuracy()),
-                        pct(r.baseline.validation.accuracy()),
-                        v.minimal.runtimeRatio));
+        absl::StrFormat(
+            "%d of %d edits kept (minimiser %s: %d subsets tested, %d "
+            "evaluated); minimal patch `%s`: validation accuracy "
+            "%s (unmodified %s), run x%.3f.\n",
+            v.edits.size(), v.originalEdits, v.minimizer, v.tests,
+            v.evaluations, v.minimizedPath,
+            pct(v.minimal.validation.accuracy()),
+            pct(r.baseline.validation.accuracy()), v.minimal.runtimeRatio));
     if (v.optimized.checked)
       absl::StrAppend(
           &md, absl::StrFormat(

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The benchmark tools that are not timings themselves:
+# - benchmarks_md renders BENCHMARKS.md from figures files: the numbers of a
+#   throughput and a minimiser file appear in it, missing files say "Not run.",
+#   and a results directory that does not exist still gives every section;
+# - scaling's generated model (64 -> 256 -> 128 -> 10, weights drawn in the
+#   module) is valid MLIR that //gevo:evaluate lowers and runs: one row with a
+#   run time and a peak memory, and no search rows when asked for none.
+set -euo pipefail
+benchmarks_md="$1"
+scaling="$2"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+mkdir -p "$tmp/results"
+cat >"$tmp/results/throughput.json" <<'JSON'
+{"workload": "digits_mlp_train", "variants": 50, "both_ok": 43, "agree": 42,
+ "gevo_ms_per_variant": 229.1, "naive_ms_per_variant": 1414.2, "speedup": 6.18,
+ "workers": 2, "gevo_variants_per_s_parallel": 10.1, "build_ms": 8.9,
+ "lower_ms": 62.5, "codegen_ms": 106.5, "run_ms": 36.4,
+ "compile_overhead_ms": 169, "search_run_ms": 218}
+JSON
+cat >"$tmp/results/minimizers.json" <<'JSON'
+{"run": "r", "objectives": "static_cost,error", "patches_compared": 1,
+ "split_evaluations": 6, "split_tests": 7, "split_kept": 2, "split_not_one_minimal": 0,
+ "ddmin_evaluations": 10, "ddmin_tests": 12, "ddmin_kept": 2, "ddmin_not_one_minimal": 0,
+ "greedy_evaluations": 8, "greedy_tests": 9, "greedy_kept": 4, "greedy_not_one_minimal": 1,
+ "exhaustive_evaluations": 34, "exhaustive_tests": 40, "exhaustive_kept": 2, "exhaustive_not_one_minimal": 0,
+ "patches": [{"patch": "front/01.gevo", "edits": 9, "split_kept": 2, "split_evaluations": 6,
+              "split_one_minimal": true, "greedy_kept": 4, "greedy_evaluations": 8,
+              "greedy_one_minimal": false}]}
+JSON
+"$benchmarks_md" --results="$tmp/results" -o "$tmp/B.md" || fail "benchmarks_md failed"
+md=$(cat "$tmp/B.md")
+grep -q 'GENERATED' <<<"$md" || fail "no GENERATED header"
+grep -q '\*\*6.18x\*\*' <<<"$md" || fail "throughput ratio missing"
+grep -q '| 8.9 | 62.5 | 106.5 | 36.4 |' <<<"$md" || fail "throughput split missing"
+grep -q '| split | 6 | 7 | 2 | 0 |' <<<"$md" || fail "split totals missing"
+grep -q '| greedy | 8 | 9 | 4 | 1 |' <<<"$md" || fail "greedy totals missing"
+grep -q '4 kept / 8 evals (not 1-minimal)' <<<"$md" || fail "per-patch cell missing"
+grep -q '| front/01.gevo | 9 | 2 kept / 6 evals | - |' <<<"$md" || fail "a method that did not run is not '-'"
+[[ $(grep -c '^Not run\.$' <<<"$md") == 3 ]] || fail "expected 3 sections not run"
+
+"$benchmarks_md" --results="$tmp/none" -o "$tmp/empty.md" || fail "benchmarks_md failed on no results"
+[[ $(grep -c '^Not run\.$' "$tmp/empty.md") == 5 ]] || fail "expected 5 sections not run"
+
+TMPDIR="$tmp" "$scaling" --widths=1 --populations= --json="$tmp/scaling.json" >"$tmp/scaling.out" 2>&1 ||
+  fail "scaling failed: $(cat "$tmp/scaling.out")"
+grep -q '"hidden": "256x128"' "$tmp/scaling.json" || fail "no x1 row: $(cat "$tmp/scaling.json")"
+grep -q '"parameters": 50432' "$tmp/scaling.json" || fail "x1 parameter count"
+run_ms=$(grep -o '"median_run_ms": [0-9.e+-]*' "$tmp/scaling.json" | head -1)
+[[ -n "$run_ms" && "$run_ms" != '"median_run_ms": 0' ]] || fail "no run time"
+grep -q '"search": \[\]' "$tmp/scaling.json" || fail "search rows when none were asked for"
+echo PASS
