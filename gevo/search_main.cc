@@ -90,10 +90,16 @@ cl::opt<double> removeRate(
     cl::desc("Chance a mutation removes an edit instead of adding one "
              "(default 0.2)"),
     cl::init(0.2), cl::cat(category));
+cl::opt<double> immigrantRate(
+    "immigrant-rate",
+    cl::desc("Share of each generation's children drawn at random like "
+             "random search's, instead of bred (default 0.25)"),
+    cl::init(gevo::SearchConfig().immigrantRate), cl::cat(category));
 cl::opt<int>
     initialEdits("initial-edits",
-                 cl::desc("Initial individuals hold 1..N edits (default 2)"),
-                 cl::init(2), cl::cat(category));
+                 cl::desc("Initial individuals hold 1..N edits (default 4)"),
+                 cl::init(gevo::SearchConfig().initialEdits),
+                 cl::cat(category));
 cl::opt<int> maxRandomEdits(
     "max-random-edits",
     cl::desc("Random search draws lists of 1..N edits (default 4)"),
@@ -239,6 +245,7 @@ int main(int argc, char **argv) {
     config.crossoverRate = crossoverRate;
     config.mutationRate = mutationRate;
     config.removeRate = removeRate;
+    config.immigrantRate = immigrantRate;
     config.initialEdits = initialEdits;
     config.maxRandomEdits = maxRandomEdits;
     config.seed = seed;
@@ -291,7 +298,8 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput("--population must be at least 2");
   if (config.crossoverRate < 0 || config.crossoverRate > 1 ||
       config.mutationRate < 0 || config.mutationRate > 1 ||
-      config.removeRate < 0 || config.removeRate > 1)
+      config.removeRate < 0 || config.removeRate > 1 ||
+      config.immigrantRate < 0 || config.immigrantRate > 1)
     return gevo::reportBadInput("rates must lie in [0, 1]");
 
   std::FILE *progress = quiet ? nullptr : stderr;

@@ -1,6 +1,6 @@
 //===- search_vs_random_main.cc - NSGA-II's front against random search's ===//
 //
-//   bazel run //gevo/bench:search_vs_random [-- --generations=8 --seeds=3]
+//   bazel run //gevo/bench:search_vs_random [-- --generations=24 --seeds=3]
 //
 // Runs NSGA-II and random search with the same number of individuals per
 // run (population x (generations + 1)) on each workload and seed, and
@@ -37,10 +37,18 @@ cl::opt<std::string> objectives("objectives",
 cl::opt<int> population("population", cl::desc("Population (default 16)"),
                         cl::init(16), cl::cat(category));
 cl::opt<int> generations("generations",
-                         cl::desc("Generations per run (default 8)"),
-                         cl::init(8), cl::cat(category));
+                         cl::desc("Generations per run (default 24)"),
+                         cl::init(24), cl::cat(category));
 cl::opt<int> seeds("seeds", cl::desc("Seeds 1..N (default 3)"), cl::init(3),
                    cl::cat(category));
+cl::opt<double> immigrantRate(
+    "immigrant-rate",
+    cl::desc("NSGA-II's share of random children (default: the search's)"),
+    cl::init(gevo::SearchConfig().immigrantRate), cl::cat(category));
+cl::opt<int> initialEdits(
+    "initial-edits",
+    cl::desc("NSGA-II's initial lists of 1..N edits (default: the search's)"),
+    cl::init(gevo::SearchConfig().initialEdits), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<std::string> jsonPath("json",
@@ -79,6 +87,8 @@ int main(int argc, char **argv) {
         config.algorithm =
             a == 0 ? gevo::Algorithm::Nsga2 : gevo::Algorithm::Random;
         config.population = population;
+        config.immigrantRate = immigrantRate;
+        config.initialEdits = initialEdits;
         config.generations = generations;
         config.budgetSeconds = 0;
         config.seed = seed;

@@ -76,7 +76,7 @@ private:
   void evaluateGeneration(std::vector<Individual> &batch, int generation);
   std::vector<Individual> initialPopulation();
   std::vector<Individual> offspring();
-  std::vector<Individual> randomBatch();
+  std::vector<Individual> randomBatch(int size);
   void survive(std::vector<Individual> offspring);
   absl::Status saveCheckpoint();
   absl::Status writeRunJson(const char *status);
@@ -290,7 +290,9 @@ std::vector<Individual> SearchRun::offspring() {
     feasible.push_back(individual.feasible());
   }
   Ranking ranking = rankPopulation(points, feasible);
-  std::vector<Individual> children;
+  int immigrants =
+      static_cast<int>(std::lround(config.immigrantRate * config.population));
+  std::vector<Individual> children = randomBatch(immigrants);
   while (static_cast<int>(children.size()) < config.population) {
     const Individual &a = state.population[tournament(ranking, rng)];
     const Individual &b = state.population[tournament(ranking, rng)];
@@ -318,8 +320,8 @@ std::vector<Individual> SearchRun::offspring() {
   return children;
 }
 
-std::vector<Individual> SearchRun::randomBatch() {
-  std::vector<Individual> batch(config.population);
+std::vector<Individual> SearchRun::randomBatch(int size) {
+  std::vector<Individual> batch(size);
   for (Individual &individual : batch) {
     int length = std::uniform_int_distribution<int>(
         1, std::max(1, config.maxRandomEdits))(rng);
@@ -393,7 +395,7 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
     if (config.algorithm == Algorithm::Nsga2) {
       state.population = initialPopulation();
     } else {
-      std::vector<Individual> batch = randomBatch();
+      std::vector<Individual> batch = randomBatch(config.population);
       evaluateGeneration(batch, 0);
     }
     GEVO_RETURN_IF_ERROR(saveCheckpoint());
@@ -413,7 +415,7 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
       evaluateGeneration(children, generation);
       survive(std::move(children));
     } else {
-      std::vector<Individual> batch = randomBatch();
+      std::vector<Individual> batch = randomBatch(config.population);
       evaluateGeneration(batch, generation);
     }
     state.generation = generation;

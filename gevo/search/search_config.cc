@@ -84,6 +84,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"crossover_rate", c.crossoverRate},
       {"mutation_rate", c.mutationRate},
       {"remove_rate", c.removeRate},
+      {"immigrant_rate", c.immigrantRate},
       {"initial_edits", c.initialEdits},
       {"max_random_edits", c.maxRandomEdits},
       {"seed", static_cast<int64_t>(c.seed)},
@@ -138,6 +139,7 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   num("crossover_rate", c.crossoverRate);
   num("mutation_rate", c.mutationRate);
   num("remove_rate", c.removeRate);
+  num("immigrant_rate", c.immigrantRate);
   integer("initial_edits", c.initialEdits);
   integer("max_random_edits", c.maxRandomEdits);
   integer("seed", c.seed);

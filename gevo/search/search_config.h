@@ -42,9 +42,13 @@ struct SearchConfig {
   double mutationRate = 0.9;
   /// Of mutations, how many remove an edit instead of adding one.
   double removeRate = 0.2;
+  /// Of each generation's children, how many are fresh random lists (as
+  /// random search draws them) instead of bred from parents: immigrants
+  /// that keep exploring while the rest exploit the front.
+  double immigrantRate = 0.25;
   /// Initial lists hold 1..initialEdits edits; random search draws lists of
   /// 1..maxRandomEdits.
-  int initialEdits = 2;
+  int initialEdits = 4;
   int maxRandomEdits = 4;
   uint64_t seed = 1;
   int workers = 0;           // 0: one per core
