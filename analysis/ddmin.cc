@@ -159,6 +159,21 @@ Reduction binarySplitting(size_t count, const SubsetOracle &interesting) {
     ++needed;
     ++settled;
   }
+  // Each kept item was needed in a superset of the result; an oracle that is
+  // not monotone (noise, edits that cancel out) may let it go now. Ask once
+  // more, from the back, until no single item can be removed: 1-minimal
+  // whatever the oracle. An item decided last, after which nothing was
+  // removed, is answered from memory.
+  for (bool removed = true; removed;) {
+    removed = false;
+    for (size_t i = current.size(); i-- > 0;) {
+      std::vector<size_t> candidate = without(current, {current[i]});
+      if (ask(candidate)) {
+        current = std::move(candidate);
+        removed = true;
+      }
+    }
+  }
   return Reduction{current, ask.tests};
 }
 

@@ -43,8 +43,9 @@ Reduction ddmin(size_t count, const SubsetOracle &interesting);
 /// open items, sized for the estimated share; when that loses the effect,
 /// halves the group down to one item that cannot be removed. Items are
 /// settled from the back, so an edit that needs an earlier one goes first.
-/// 1-minimal when the oracle is monotone (a superset of an interesting subset
-/// is interesting): each kept item was needed in a superset of the result.
+/// A last pass asks about the result without each kept item (free for the
+/// ones decided last), so the result is 1-minimal even when the oracle is not
+/// monotone.
 Reduction binarySplitting(size_t count, const SubsetOracle &interesting);
 
 /// GEVO's minimiser: one pass over the items, dropping each one whose
