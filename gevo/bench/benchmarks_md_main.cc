@@ -54,6 +54,17 @@ std::optional<llvm::json::Value> load(const std::string &name) {
   return std::move(*value);
 }
 
+/// The figures of `file` (held in `figures`), or null after writing "Not
+/// run." into `md` when the file is missing or malformed.
+const Object *figuresOf(std::ostringstream &md, const std::string &file,
+                        std::optional<llvm::json::Value> &figures) {
+  figures = load(file);
+  const Object *o = figures ? figures->getAsObject() : nullptr;
+  if (!o)
+    md << "Not run.\n\n";
+  return o;
+}
+
 double num(const Object *o, llvm::StringRef key) {
   return o ? o->getNumber(key).value_or(0) : 0;
 }
@@ -90,12 +101,10 @@ void throughput(std::ostringstream &md) {
   md << "## 1. Evaluation throughput (goal: at least 5x the tool pipeline)\n\n"
         "`bazel run //gevo/bench:throughput -- --json=bench-results/"
         "throughput.json`\n\n";
-  std::optional<llvm::json::Value> v = load("throughput.json");
-  const Object *o = v ? v->getAsObject() : nullptr;
-  if (!o) {
-    md << "Not run.\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "throughput.json", v);
+  if (!o)
     return;
-  }
   md << absl::StrFormat(
       "%d random variants of `%s`, each evaluated both ways, interleaved: "
       "gevo-ml %.1f ms per variant, `mlir-opt | mlir-runner` %.1f ms: "
@@ -117,12 +126,10 @@ void searchVsRandom(std::ostringstream &md) {
   md << "## 2. NSGA-II vs random search (goal: at least 1.2x random's "
         "hypervolume)\n\n`bazel run //gevo/bench:search_vs_random -- "
         "--json=bench-results/search_vs_random.json`\n\n";
-  std::optional<llvm::json::Value> v = load("search_vs_random.json");
-  const Object *o = v ? v->getAsObject() : nullptr;
-  if (!o) {
-    md << "Not run.\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "search_vs_random.json", v);
+  if (!o)
     return;
-  }
   md << absl::StrFormat(
       "Population %d, %d generations (%d individuals per run for both), "
       "objectives %s. Mean hypervolume ratio NSGA-II / random: **%.3fx**.\n\n"
@@ -148,12 +155,10 @@ void minimizers(std::ostringstream &md) {
         "`bazel run //gevo/bench:minimizers -- --run=RUN "
         "--json=bench-results/minimizers.json` (RUN: a default search's run "
         "directory)\n\n";
-  std::optional<llvm::json::Value> v = load("minimizers.json");
-  const Object *o = v ? v->getAsObject() : nullptr;
-  if (!o) {
-    md << "Not run.\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "minimizers.json", v);
+  if (!o)
     return;
-  }
   const char *methods[] = {"split", "ddmin", "greedy", "exhaustive"};
   md << absl::StrFormat(
       "Every front patch of `%s`, objectives %s, each method with its own "
@@ -253,12 +258,10 @@ void paperClaims(std::ostringstream &md) {
   md << "## 4. GEVO-ML's two results on the digits workloads\n\n"
         "`bazel run //gevo/bench:paper_claims -- --json=bench-results/"
         "paper_claims.json`\n\n";
-  std::optional<llvm::json::Value> v = load("paper_claims.json");
-  const Object *o = v ? v->getAsObject() : nullptr;
-  if (!o) {
-    md << "Not run.\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "paper_claims.json", v);
+  if (!o)
     return;
-  }
   md << absl::StrFormat(
       "Each search: objectives (runtime, validation error), %.0f s budget, "
       "seeds 1..%d; the test split is scored only on the re-measured front. "
@@ -275,12 +278,10 @@ void paperClaims(std::ostringstream &md) {
 void scaling(std::ostringstream &md) {
   md << "## 5. Scaling\n\n`bazel run //gevo/bench:scaling -- "
         "--json=bench-results/scaling.json`\n\n";
-  std::optional<llvm::json::Value> v = load("scaling.json");
-  const Object *o = v ? v->getAsObject() : nullptr;
-  if (!o) {
-    md << "Not run.\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "scaling.json", v);
+  if (!o)
     return;
-  }
   md << "Evaluation of the prediction MLP's shape with its hidden widths "
         "multiplied (weights drawn in the module), by `//gevo:evaluate` in a "
         "child process:\n\n| width | hidden | parameters | parse ms | lower "

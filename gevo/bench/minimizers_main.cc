@@ -16,12 +16,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <thread>
 
 #include "absl/strings/str_split.h"
 #include "analysis/ddmin.h"
 #include "analysis/minimize.h"
+#include "gevo/bench/figures.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -74,12 +74,14 @@ int main(int argc, char **argv) {
       llvm::consumeError(front.takeError());
     return gevo::reportBadInput(dir + ": malformed run.json or front.json");
   }
+  // A search records its workload as it found it: maybe in its runfiles.
   std::string workload = run->getAsObject()
                              ->getObject("config")
                              ->getString("workload")
                              .value_or("")
                              .str();
-  absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(workload);
+  absl::StatusOr<gevo::WorkloadSpec> spec =
+      gevo::loadWorkloadSpec(gevo::findRunfile(workload));
   if (!spec.ok())
     return gevo::reportBadInput(std::string(spec.status().message()));
   auto session =
@@ -196,9 +198,9 @@ int main(int argc, char **argv) {
                              totalKept[m], notOneMinimal[m])
                    .str();
   }
-  std::ofstream(gevo::resolveUserPath(jsonPath))
-      << llvm::formatv("{0:2}", llvm::json::Value(std::move(figures))).str()
-      << "\n";
+  if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
+      !written.ok())
+    return gevo::reportBadInput(std::string(written.message()));
   std::printf("minimizers on %d patches: %s\n", compared, summary.c_str());
   return 0;
 }

@@ -18,11 +18,11 @@
 //===----------------------------------------------------------------------===//
 
 #include <cstdio>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "analysis/analyze.h"
+#include "gevo/bench/figures.h"
 #include "gevo/search/search.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
@@ -234,9 +234,9 @@ int main(int argc, char **argv) {
                               bestAccuracy * 100, bestRatio));
     figures[claim.prediction ? "prediction" : "training"] = std::move(result);
   }
-  std::ofstream(gevo::resolveUserPath(jsonPath))
-      << llvm::formatv("{0:2}", llvm::json::Value(std::move(figures))).str()
-      << "\n";
+  if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
+      !written.ok())
+    return gevo::reportBadInput(std::string(written.message()));
   std::printf("paper claims (%s per search, best of %d seeds): %s\n",
               budget.getValue().c_str(), seeds.getValue(), summary.c_str());
   return 0;

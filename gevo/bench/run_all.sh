@@ -3,29 +3,44 @@
 # should run meanwhile), writes their figures to bench-results/*.json, and
 # BENCHMARKS.md from them. About an hour on two cores.
 #
-#   gevo/bench/run_all.sh                 # everything
-#   PAPER_BUDGET=10m gevo/bench/run_all.sh  # longer searches for the paper's claims
+#   gevo/bench/run_all.sh                        # everything
+#   gevo/bench/run_all.sh minimizers scaling     # only these, then BENCHMARKS.md
+#   PAPER_BUDGET=10m gevo/bench/run_all.sh paper_claims  # longer searches
+#
+# Benchmarks: throughput search_vs_random minimizers paper_claims scaling.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+all=(throughput search_vs_random minimizers paper_claims scaling)
+steps=("$@")
+((${#steps[@]})) || steps=("${all[@]}")
+for step in "${steps[@]}"; do
+  [[ " ${all[*]} " == *" $step "* ]] || { echo "run_all: unknown benchmark '$step' (known: ${all[*]})" >&2; exit 2; }
+done
 bazel/setup.sh
 out=bench-results
 mkdir -p "$out"
 bazel build //gevo/bench:all //gevo:search
 run() { bazel run --ui_event_filters=-info,-stdout,-stderr --noshow_progress "$@"; }
 
-echo "== throughput"
-run //gevo/bench:throughput -- --json="$out/throughput.json"
-echo "== search vs random"
-run //gevo/bench:search_vs_random -- --json="$out/search_vs_random.json"
-echo "== minimisers (on a default search's front)"
-rm -rf "$out/minimizer-run"
-run //gevo:search -- --out="$out/minimizer-run" --seed=1 >"$out/minimizer-run.log"
-run //gevo/bench:minimizers -- --run="$out/minimizer-run" --exhaustive-limit="${EXHAUSTIVE_LIMIT:-8}" \
-  --json="$out/minimizers.json"
-echo "== the paper's claims"
-run //gevo/bench:paper_claims -- --budget="${PAPER_BUDGET:-2m}" --out="$out/paper-claims-runs" \
-  --json="$out/paper_claims.json"
-echo "== scaling"
-run //gevo/bench:scaling -- --json="$out/scaling.json"
+for step in "${steps[@]}"; do
+  echo "== $step"
+  case "$step" in
+  throughput)
+    run //gevo/bench:throughput -- --json="$out/throughput.json" ;;
+  search_vs_random)
+    run //gevo/bench:search_vs_random -- --json="$out/search_vs_random.json" ;;
+  minimizers)
+    # On the front of a default search.
+    rm -rf "$out/minimizer-run"
+    run //gevo:search -- --out="$out/minimizer-run" --seed=1 >"$out/minimizer-run.log"
+    run //gevo/bench:minimizers -- --run="$out/minimizer-run" \
+      --exhaustive-limit="${EXHAUSTIVE_LIMIT:-8}" --json="$out/minimizers.json" ;;
+  paper_claims)
+    run //gevo/bench:paper_claims -- --budget="${PAPER_BUDGET:-3m}" \
+      --out="$out/paper-claims-runs" --json="$out/paper_claims.json" ;;
+  scaling)
+    run //gevo/bench:scaling -- --json="$out/scaling.json" ;;
+  esac
+done
 run //gevo/bench:benchmarks_md -- --results="$out" -o BENCHMARKS.md
 echo "BENCHMARKS.md written from $out/*.json"

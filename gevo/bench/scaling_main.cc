@@ -27,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "gevo/bench/figures.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/search/search.h"
 #include "gevo/support/file_io.h"
@@ -295,9 +296,9 @@ int main(int argc, char **argv) {
   }
   llvm::json::Object figures{{"evaluation", std::move(evalRows)},
                              {"search", std::move(searchRows)}};
-  std::ofstream(gevo::resolveUserPath(jsonPath))
-      << llvm::formatv("{0:2}", llvm::json::Value(std::move(figures))).str()
-      << "\n";
+  if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
+      !written.ok())
+    return gevo::reportBadInput(std::string(written.message()));
   std::printf("scaling: %s\n", summary.c_str());
   return 0;
 }

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include <cstdio>
-#include <fstream>
 
 #include "absl/strings/str_split.h"
+#include "gevo/bench/figures.h"
 #include "gevo/search/search.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -135,9 +135,9 @@ int main(int argc, char **argv) {
       {"objectives", objectives.getValue()},
       {"runs", std::move(rows)},
       {"mean_ratio", ratioCount ? ratioSum / ratioCount : 0}};
-  std::ofstream(gevo::resolveUserPath(jsonPath))
-      << llvm::formatv("{0:2}", llvm::json::Value(std::move(figures))).str()
-      << "\n";
+  if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
+      !written.ok())
+    return gevo::reportBadInput(std::string(written.message()));
   std::printf("search vs random: NSGA-II's hypervolume is %.3fx random "
               "search's on average (goal 1.2x), %d individuals per run\n",
               ratioCount ? ratioSum / ratioCount : 0,

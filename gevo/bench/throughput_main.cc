@@ -24,6 +24,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "gevo/bench/figures.h"
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/lowering.h"
@@ -345,10 +346,9 @@ int main(int argc, char **argv) {
       {"workers", parallelWorkers},
       {"speedup", gevoRate / naiveRate},
   };
-  std::string jsonFile = gevo::resolveUserPath(jsonPath);
-  std::ofstream json(jsonFile);
-  json << llvm::formatv("{0:2}", llvm::json::Value(std::move(figures))).str()
-       << "\n";
+  if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
+      !written.ok())
+    return gevo::reportBadInput(std::string(written.message()));
   std::printf("throughput: gevo-ml %.2fx the tool pipeline's variants/s "
               "(goal 5x), one variant at a time\n",
               gevoRate / naiveRate);
