@@ -72,6 +72,17 @@ std::string str(const Object *o, llvm::StringRef key) {
   return o ? o->getString(key).value_or("").str() : "";
 }
 
+/// `path` relative to where the user ran the tool (the repository root for
+/// run_all.sh), so that BENCHMARKS.md names no one's home directory.
+std::string relative(std::string path) {
+  std::string root = gevo::resolveUserPath(".");
+  if (!root.empty() && root.back() == '.')
+    root.pop_back();
+  if (!root.empty() && root.back() != '/')
+    root += '/';
+  return path.rfind(root, 0) == 0 ? path.substr(root.size()) : path;
+}
+
 /// The first line of /proc/cpuinfo's `key`, or "?".
 std::string procField(const char *file, const std::string &key) {
   std::ifstream in(file);
@@ -166,7 +177,8 @@ void minimizers(std::ostringstream &md) {
       "Evaluations are variants run; a referee checks each result for "
       "1-minimality.\n\n| method | evaluations | subsets asked | edits kept "
       "| results not 1-minimal |\n|---|---|---|---|---|\n",
-      str(o, "run"), str(o, "objectives"), int(num(o, "patches_compared")));
+      relative(str(o, "run")), str(o, "objectives"),
+      int(num(o, "patches_compared")));
   for (const char *m : methods)
     md << absl::StrFormat("| %s | %d | %d | %d | %d |\n", m,
                           int(num(o, absl::StrCat(m, "_evaluations"))),
@@ -230,7 +242,7 @@ void claim(std::ostringstream &md, const Object *c, bool prediction) {
           found ? absl::StrFormat("%.3f", num(row, "runtime_ratio")) : "-",
           num(row, "noise"), figure,
           found && prediction && inNoise ? " (within noise)" : "",
-          int(num(row, "front_size")), str(row, "patch"));
+          int(num(row, "front_size")), relative(str(row, "patch")));
     }
   if (!c->get("best_figure")) {
     md << "\nNo front member of any seed is within the bound.\n\n";
