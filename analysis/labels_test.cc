@@ -64,6 +64,15 @@ TEST_F(LabelsTest, LearningRateRewiredToAConstant) {
   EXPECT_NEAR(l.factor, 5.0, 1e-5);
 }
 
+TEST_F(LabelsTest, LossGradientDivisorHalved) {
+  // The batch mean's divisor 32 -> 16 (as a search did): every gradient,
+  // and so every update, doubles.
+  EffectLabel l = label("gradient_scale.gevo");
+  EXPECT_EQ(l.kind, "learning-rate change") << l.summary;
+  EXPECT_NEAR(l.factor, 2.0, 1e-9);
+  EXPECT_NE(l.summary.find("divisor 32 -> 16"), std::string::npos) << l.summary;
+}
+
 TEST_F(LabelsTest, UpdateStartsFromAConstant) {
   EffectLabel l = label("reset.gevo");
   EXPECT_EQ(l.kind, "parameter reset") << l.summary;
