@@ -81,7 +81,7 @@ std::string loopName(mlir::Operation *loop, const RoleMap &roles);
 
 using LabelRule = std::optional<EffectLabel> (*)(const EditView &);
 
-// In the order they are tried (label_rules.cc).
+// In the order they are tried (update_rules.cc, label_rules.cc).
 std::optional<EffectLabel> learningRateRule(const EditView &view);
 std::optional<EffectLabel> initializationRule(const EditView &view);
 std::optional<EffectLabel> parameterResetRule(const EditView &view);
