@@ -144,9 +144,7 @@ public:
     v.tests = minimized->tests;
     v.evaluations = minimized->evaluations;
     v.full = minimized->full;
-    std::vector<Edit> minimal;
-    for (size_t i : minimized->kept)
-      minimal.push_back(edits[i]);
+    std::vector<Edit> minimal = minimized->keptEdits;
     // Write the minimal patch beside the report.
     std::string stem = name;
     for (char &c : stem)

@@ -121,12 +121,14 @@ Reduction ddmin(size_t count, const SubsetOracle &interesting) {
   return result;
 }
 
-Reduction binarySplitting(size_t count, const SubsetOracle &interesting) {
-  CountingOracle ask(interesting, count);
-  std::vector<size_t> current = allItems(count);
-  // Items not yet settled, in order; settled from the back, so that a later
-  // edit that needs an earlier one is settled first.
-  std::vector<size_t> open = current;
+namespace {
+
+/// Group testing over `open` (a part of `current`, in order): removes from
+/// `current` every open item whose removal keeps it interesting, settling
+/// items from the back (see binarySplitting).
+template <typename Ask>
+void settleOpenItems(std::vector<size_t> &current, std::vector<size_t> open,
+                     Ask &ask) {
   int needed = 0, settled = 0;
   auto removeAll = [&](const std::vector<size_t> &group) {
     std::vector<size_t> candidate = without(current, group);
@@ -159,11 +161,15 @@ Reduction binarySplitting(size_t count, const SubsetOracle &interesting) {
     ++needed;
     ++settled;
   }
-  // Each kept item was needed in a superset of the result; an oracle that is
-  // not monotone (noise, edits that cancel out) may let it go now. Ask once
-  // more, from the back, until no single item can be removed: 1-minimal
-  // whatever the oracle. An item decided last, after which nothing was
-  // removed, is answered from memory.
+}
+
+/// Each kept item was needed in a superset of the result; an oracle that is
+/// not monotone (noise, edits that cancel out) may let it go now. Asks once
+/// more, from the back, until no single item can be removed: 1-minimal
+/// whatever the oracle. An item decided last, after which nothing was
+/// removed, is answered from memory.
+template <typename Ask>
+void makeOneMinimal(std::vector<size_t> &current, Ask &ask) {
   for (bool removed = true; removed;) {
     removed = false;
     for (size_t i = current.size(); i-- > 0;) {
@@ -174,7 +180,51 @@ Reduction binarySplitting(size_t count, const SubsetOracle &interesting) {
       }
     }
   }
+}
+
+} // namespace
+
+Reduction binarySplitting(size_t count, const SubsetOracle &interesting) {
+  CountingOracle ask(interesting, count);
+  std::vector<size_t> current = allItems(count);
+  settleOpenItems(current, current, ask);
+  makeOneMinimal(current, ask);
   return Reduction{current, ask.tests};
+}
+
+Reduction binarySplitting(size_t count, const SubsetOracle &interesting,
+                          const SubsetOracle &necessary) {
+  // What the free condition alone needs, found for free.
+  CountingOracle askNecessary(necessary, count);
+  std::vector<size_t> enough = allItems(count);
+  settleOpenItems(enough, enough, askNecessary);
+  makeOneMinimal(enough, askNecessary);
+  // Every question goes to the free condition first; only the subsets it
+  // lets through cost an `interesting` answer.
+  int costly = 0;
+  SubsetOracle both = [&](const std::vector<size_t> &subset) {
+    if (!askNecessary(subset))
+      return false;
+    ++costly;
+    return interesting(subset);
+  };
+  CountingOracle ask(both, count);
+  std::vector<size_t> current;
+  if (ask(enough)) {
+    // Every item of `enough` is needed by the free condition: the last pass
+    // below asks nothing that costs.
+    current = enough;
+  } else {
+    // Some items beyond it are needed too: group testing among those, with
+    // the free condition's items held (the last pass still tries them).
+    current = allItems(count);
+    settleOpenItems(current, without(current, enough), ask);
+  }
+  makeOneMinimal(current, ask);
+  // The free condition saw every subset asked about.
+  Reduction result{current, askNecessary.tests};
+  result.freeTests = askNecessary.tests - costly;
+  return result;
 }
 
 Reduction greedyRemoval(size_t count, const SubsetOracle &interesting) {

@@ -27,6 +27,9 @@ struct Reduction {
   std::vector<size_t> kept;
   /// Distinct subsets the oracle was asked about.
   int tests = 0;
+  /// Of those, answered by a free necessary condition alone (the variant
+  /// needs no run).
+  int freeTests = 0;
 };
 
 /// Zeller and Hildebrandt's ddmin (2002): split into n chunks, keep a chunk
@@ -47,6 +50,15 @@ Reduction ddmin(size_t count, const SubsetOracle &interesting);
 /// ones decided last), so the result is 1-minimal even when the oracle is not
 /// monotone.
 Reduction binarySplitting(size_t count, const SubsetOracle &interesting);
+
+/// The same, given `necessary`: a condition every interesting subset meets
+/// that costs nothing to ask (for a patch: its edits apply, and its static
+/// cost is no worse). First finds, asking only `necessary`, a 1-minimal set
+/// for it; when that set is interesting it is the result, reached with one
+/// costly question. Otherwise group testing finds the other items needed.
+/// Questions `necessary` answers with no are not passed on.
+Reduction binarySplitting(size_t count, const SubsetOracle &interesting,
+                          const SubsetOracle &necessary);
 
 /// GEVO's minimiser: one pass over the items, dropping each one whose
 /// removal keeps the rest interesting. Not always 1-minimal.

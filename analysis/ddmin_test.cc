@@ -202,5 +202,93 @@ TEST(BinarySplittingTest, AsksAboutEachSubsetOnce) {
   expectEachSubsetAskedOnce(binarySplitting);
 }
 
+/// Counts calls of `oracle` (the costly answers).
+SubsetOracle counted(SubsetOracle oracle, int &calls) {
+  return [oracle, &calls](const std::vector<size_t> &subset) {
+    ++calls;
+    return oracle(subset);
+  };
+}
+
+TEST(BinarySplittingWithFreeCheckTest,
+     OneCostlyQuestionWhenTheFreeCheckNeedsAll) {
+  // A front patch whose kept edits all lower the static cost: the free check
+  // alone finds them, and one run confirms that the error is kept too.
+  int calls = 0;
+  Reduction r = binarySplitting(40, counted(needs({3, 17, 18, 30}), calls),
+                                needs({3, 17, 18, 30}));
+  EXPECT_THAT(r.kept, ElementsAre(3, 17, 18, 30));
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(r.tests - r.freeTests, 1);
+}
+
+TEST(BinarySplittingWithFreeCheckTest, FindsItemsOnlyTheCostlyOracleNeeds) {
+  // 5 and 9 lower the static cost; 22 keeps the error down. Every needed set
+  // over 24 items whose free part is a subset: found exactly, 1-minimal,
+  // and never with more costly questions than without the free check.
+  std::mt19937_64 rng(11);
+  int withFree = 0, without = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::set<size_t> needed, cheap;
+    for (size_t i = 0; i < 24; ++i)
+      if (rng() % 6 == 0) {
+        needed.insert(i);
+        if (rng() % 2)
+          cheap.insert(i);
+      }
+    int calls = 0, plainCalls = 0;
+    SubsetOracle oracle = needs(needed);
+    Reduction r = binarySplitting(24, counted(oracle, calls), needs(cheap));
+    EXPECT_EQ(std::set<size_t>(r.kept.begin(), r.kept.end()), needed);
+    for (size_t drop = 0; drop < r.kept.size(); ++drop) {
+      std::vector<size_t> smaller = r.kept;
+      smaller.erase(smaller.begin() + drop);
+      EXPECT_FALSE(oracle(smaller));
+    }
+    EXPECT_EQ(r.tests - r.freeTests, calls);
+    binarySplitting(24, counted(oracle, plainCalls));
+    withFree += calls;
+    without += plainCalls;
+  }
+  EXPECT_LT(withFree, without);
+}
+
+TEST(BinarySplittingWithFreeCheckTest, OneMinimalWithNonMonotoneOracles) {
+  // Random tables for both, the free one true wherever the costly one is.
+  std::mt19937_64 rng(5);
+  auto maskOf = [](const std::vector<size_t> &subset) {
+    size_t mask = 0;
+    for (size_t item : subset)
+      mask |= size_t(1) << item;
+    return mask;
+  };
+  for (int table = 0; table < 200; ++table) {
+    std::vector<bool> costly(64), cheap(64);
+    for (size_t mask = 0; mask < 63; ++mask) {
+      costly[mask] = rng() % 3 == 0;
+      cheap[mask] = costly[mask] || rng() % 2 == 0;
+    }
+    costly[63] = cheap[63] = true;
+    std::set<size_t> asked;
+    SubsetOracle oracle = [&](const std::vector<size_t> &subset) {
+      EXPECT_TRUE(cheap[maskOf(subset)]) << "passed on a subset the free "
+                                            "check rejects";
+      EXPECT_TRUE(asked.insert(maskOf(subset)).second) << "asked twice";
+      return bool(costly[maskOf(subset)]);
+    };
+    SubsetOracle free = [&](const std::vector<size_t> &subset) {
+      return bool(cheap[maskOf(subset)]);
+    };
+    Reduction r = binarySplitting(6, oracle, free);
+    EXPECT_TRUE(costly[maskOf(r.kept)]) << table;
+    for (size_t drop = 0; drop < r.kept.size(); ++drop) {
+      std::vector<size_t> smaller = r.kept;
+      smaller.erase(smaller.begin() + drop);
+      EXPECT_FALSE(costly[maskOf(smaller)])
+          << "table " << table << " drop " << drop;
+    }
+  }
+}
+
 } // namespace
 } // namespace gevo

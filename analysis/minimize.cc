@@ -2,6 +2,8 @@
 
 #include "analysis/minimize.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "analysis/ddmin.h"
@@ -44,14 +46,27 @@ absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
   result.minimizer = minimizer;
   result.full = *full;
   int before = effect.evaluations;
+  int statically = effect.decidedStatically;
   SubsetOracle oracle = [&](const std::vector<size_t> &subset) {
+    if (effect.losesEffectStatically(subset, result.full))
+      return false; // nothing to run
     std::optional<Measurement> m = effect.measure(subset);
     return m && effect.keepsEffect(*m, result.full);
   };
   Reduction reduction;
   switch (minimizer) {
   case Minimizer::Split:
-    reduction = binarySplitting(count, oracle);
+    if (std::find(effect.effectOptions().objectives.begin(),
+                  effect.effectOptions().objectives.end(),
+                  "static_cost") != effect.effectOptions().objectives.end())
+      // The static cost is known before running: what it needs is found
+      // without running anything.
+      reduction = binarySplitting(
+          count, oracle, [&](const std::vector<size_t> &subset) {
+            return !effect.losesEffectStatically(subset, result.full);
+          });
+    else
+      reduction = binarySplitting(count, oracle);
     break;
   case Minimizer::Ddmin:
     reduction = ddmin(count, oracle);
@@ -64,8 +79,10 @@ absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
     break;
   }
   result.kept = reduction.kept;
+  result.keptEdits = effect.readdressed(result.kept);
   result.tests = reduction.tests;
   result.evaluations = effect.evaluations - before;
+  result.decidedStatically = effect.decidedStatically - statically;
   std::optional<Measurement> minimal = effect.measure(result.kept);
   if (minimal)
     result.minimal = *minimal;
@@ -89,11 +106,12 @@ Patch minimizedPatch(const Patch &original, const std::string &originalName,
        absl::StrFormat("%.4f", result.minimal.validation.accuracy())});
   patch.addComment(absl::StrFormat(
       " minimised from %s: %d of %d edits kept (%s, %d subsets tested, "
-      "%d evaluated)",
+      "%d evaluated, %d decided without running)",
       originalName, result.kept.size(), edits.size(),
-      minimizerName(result.minimizer), result.tests, result.evaluations));
-  for (size_t i : result.kept)
-    patch.addEdit(edits[i]);
+      minimizerName(result.minimizer), result.tests, result.evaluations,
+      result.decidedStatically));
+  for (const Edit &edit : result.keptEdits)
+    patch.addEdit(edit);
   return patch;
 }
 

@@ -30,10 +30,13 @@ std::optional<Minimizer> parseMinimizer(const std::string &name);
 struct MinimizeResult {
   Minimizer minimizer = Minimizer::Split;
   std::vector<size_t> kept; // indices into the patch's edits
-  Measurement full;         // the whole patch, as measured here
-  Measurement minimal;      // the kept edits
-  int tests = 0;            // distinct subsets asked about
-  int evaluations = 0;      // of those, run in a child (not cached)
+  /// The kept edits, with addresses as they resolve without the others.
+  std::vector<Edit> keptEdits;
+  Measurement full;          // the whole patch, as measured here
+  Measurement minimal;       // the kept edits
+  int tests = 0;             // distinct subsets asked about
+  int evaluations = 0;       // of those, run in a child (not cached)
+  int decidedStatically = 0; // of those, answered before running (no child)
 };
 
 /// Minimises `effect`'s edits. Fails when the full patch itself does not

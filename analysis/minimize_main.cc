@@ -129,10 +129,10 @@ int main(int argc, char **argv) {
       gevo::minimizedPatch(*patch, patchPath, *result, options.objectives);
   std::string text = gevo::printPatch(minimal);
   llvm::errs() << llvm::format(
-      "minimize: kept %zu of %zu edits; %d subsets tested, %d evaluated "
-      "(%d from cache)\n",
+      "minimize: kept %zu of %zu edits; %d subsets tested: %d evaluated, "
+      "%d decided without running, %d from cache\n",
       result->kept.size(), patch->edits().size(), result->tests,
-      result->evaluations, effect.cacheHits);
+      result->evaluations, result->decidedStatically, effect.cacheHits);
   for (const std::string &name : options.objectives)
     llvm::errs() << llvm::format("  %-12s full %.4g  minimal %.4g\n",
                                  name.c_str(), effect.value(result->full, name),

@@ -4,7 +4,12 @@
 
 #include <algorithm>
 
+#include "gevo/eval/static_cost.h"
 #include "gevo/ir/op_address.h"
+#include "gevo/ir/readdress.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 
 namespace gevo {
 
@@ -15,9 +20,38 @@ PatchEffect::PatchEffect(EvaluationSession &session, SandboxPool &pool,
       options(std::move(options)),
       variation(session.baseline(), MutationOptions()) {}
 
-bool PatchEffect::measuresRuntime() const {
+bool PatchEffect::hasObjective(const std::string &name) const {
   return std::find(options.objectives.begin(), options.objectives.end(),
-                   "runtime") != options.objectives.end();
+                   name) != options.objectives.end();
+}
+
+bool PatchEffect::measuresRuntime() const { return hasObjective("runtime"); }
+
+bool PatchEffect::losesEffectStatically(const std::vector<size_t> &subset,
+                                        const Measurement &reference) {
+  auto [it, first] = staticCosts.try_emplace(subset);
+  if (first) {
+    std::vector<Edit> edits;
+    for (size_t i : subset)
+      edits.push_back(all[i]);
+    BuiltVariant built = variation.build(edits);
+    bool valid = built.dropped == 0;
+    if (valid) {
+      // The session reports verifier errors when it runs a variant; here
+      // they are only a no.
+      mlir::ScopedDiagnosticHandler quiet(
+          built.module->getContext(),
+          [](mlir::Diagnostic &) { return mlir::success(); });
+      valid = mlir::succeeded(mlir::verify(*built.module));
+    }
+    if (valid)
+      it->second = estimateStaticCost(*built.module, session.spec().entry);
+  }
+  bool loses = !it->second || (hasObjective("static_cost") &&
+                               *it->second > reference.staticCost);
+  if (loses && first)
+    ++decidedStatically;
+  return loses;
 }
 
 std::vector<std::optional<Measurement>>
@@ -68,6 +102,16 @@ PatchEffect::measureAll(const std::vector<std::vector<size_t>> &subsets) {
 std::optional<Measurement>
 PatchEffect::measure(const std::vector<size_t> &subset) {
   return measureAll({subset})[0];
+}
+
+std::vector<Edit>
+PatchEffect::readdressed(const std::vector<size_t> &subset) const {
+  std::vector<Edit> edits;
+  for (size_t i : subset)
+    edits.push_back(all[i]);
+  absl::StatusOr<std::vector<Edit>> readdressed =
+      readdressEdits(session.baseline(), edits);
+  return readdressed.ok() ? *std::move(readdressed) : edits;
 }
 
 double PatchEffect::value(const Measurement &m, const std::string &name) const {

@@ -8,7 +8,8 @@
 // whether it keeps the full patch's effect: no objective worse than the full
 // patch's by more than its tolerance. Deterministic objectives are compared
 // exactly; measurements of deterministic objectives come from and go to the
-// fitness cache.
+// fitness cache. An objective known before running (static cost) can decide
+// a subset without running it at all.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ANALYSIS_PATCH_EFFECT_H
@@ -55,14 +56,25 @@ public:
   double value(const Measurement &m, const std::string &name) const;
   /// Whether `m` keeps `reference`'s effect within the tolerances.
   bool keepsEffect(const Measurement &m, const Measurement &reference) const;
+  /// Whether `subset` loses `reference`'s effect on what is known before
+  /// running it: its edits do not apply, it does not verify, or its static
+  /// cost (when an objective) is worse than `reference`'s. Builds the
+  /// variant but runs nothing; a true answer counts in `decidedStatically`.
+  bool losesEffectStatically(const std::vector<size_t> &subset,
+                             const Measurement &reference);
 
   const std::vector<Edit> &edits() const { return all; }
+  /// The edits of `subset`, with their addresses re-recorded as they resolve
+  /// without the others (readdress.h); as recorded when that fails.
+  std::vector<Edit> readdressed(const std::vector<size_t> &subset) const;
   const EffectOptions &effectOptions() const { return options; }
   int evaluations = 0; // children run
   int cacheHits = 0;
+  int decidedStatically = 0; // subsets judged without running them
 
 private:
   bool measuresRuntime() const;
+  bool hasObjective(const std::string &name) const;
   EvaluationSession &session;
   SandboxPool &pool;
   FitnessCache &cache;
@@ -72,6 +84,8 @@ private:
   /// Interleaved measurements are kept for this run only (run time noise
   /// belongs to the moment), by variant key.
   std::map<std::string, Measurement> interleaved;
+  /// Static costs by subset (nullopt: does not apply or verify).
+  std::map<std::vector<size_t>, std::optional<double>> staticCosts;
 };
 
 } // namespace gevo

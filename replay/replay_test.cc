@@ -15,6 +15,7 @@
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
+#include "gevo/ir/readdress.h"
 #include "gevo/support/tool_paths.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -111,6 +112,54 @@ TEST_P(ReplayTest, RandomPatchesReplayByteForByte) {
     EXPECT_EQ(mainOf(*changed), mainOf(*variant)) << text;
   }
   EXPECT_GT(accepted, 3 * rejected) << "operators fail too often";
+}
+
+TEST_P(ReplayTest, EditsReaddressedAfterDroppingOthersApplyWithoutFuzz) {
+  // What a minimiser does: keep some edits of a patch. The kept ones still
+  // re-anchor by fingerprint; re-recorded, they apply exactly (fuzz 0) and
+  // build the same module. A patch kept whole is re-recorded unchanged.
+  mlir::OwningOpRef<mlir::ModuleOp> base = parse(readRunfile(GetParam()));
+  ASSERT_TRUE(base);
+  int shifted = 0, checked = 0;
+  for (int seed = 1; seed <= 12; ++seed) {
+    std::mt19937_64 rng(100 + seed);
+    mlir::OwningOpRef<mlir::ModuleOp> variant = base->clone();
+    std::vector<Edit> edits;
+    for (int step = 0; step < 5; ++step) {
+      absl::StatusOr<Edit> edit =
+          proposeAnyEdit(*variant, MutationOptions(), rng, 20);
+      if (edit.ok() && applyEdit(*variant, *edit).ok())
+        edits.push_back(*edit);
+    }
+    absl::StatusOr<std::vector<Edit>> whole = readdressEdits(*base, edits);
+    ASSERT_TRUE(whole.ok()) << whole.status();
+    EXPECT_TRUE(*whole == edits);
+    // Drop each edit in turn; keep the rest when they still apply.
+    for (size_t drop = 0; drop < edits.size(); ++drop) {
+      std::vector<Edit> kept = edits;
+      kept.erase(kept.begin() + drop);
+      mlir::OwningOpRef<mlir::ModuleOp> asKept = base->clone();
+      bool applies = true;
+      for (const Edit &edit : kept)
+        applies = applies && applyEdit(*asKept, edit).ok();
+      absl::StatusOr<std::vector<Edit>> readdressed =
+          readdressEdits(*base, kept);
+      ASSERT_EQ(readdressed.ok(), applies) << readdressed.status();
+      if (!applies)
+        continue;
+      ++checked;
+      shifted += *readdressed != kept;
+      mlir::OwningOpRef<mlir::ModuleOp> replayed = base->clone();
+      for (const Edit &edit : *readdressed) {
+        EditOutcome outcome;
+        ASSERT_TRUE(applyEdit(*replayed, edit, &outcome).ok());
+        EXPECT_EQ(outcome.fuzz, 0) << printEdit(edit);
+      }
+      EXPECT_EQ(print(*replayed), print(*asKept));
+    }
+  }
+  EXPECT_GT(checked, 20);
+  EXPECT_GT(shifted, 0) << "no dropped edit ever moved another's address";
 }
 
 INSTANTIATE_TEST_SUITE_P(Workloads, ReplayTest,

@@ -22,9 +22,9 @@ cat >"$tmp/results/throughput.json" <<'JSON'
 JSON
 cat >"$tmp/results/minimizers.json" <<'JSON'
 {"run": "r", "objectives": "static_cost,error", "patches_compared": 1,
- "split_evaluations": 6, "split_tests": 7, "split_kept": 2, "split_not_one_minimal": 0,
+ "split_evaluations": 6, "split_tests": 7, "split_decided_statically": 3, "split_kept": 2, "split_not_one_minimal": 0,
  "ddmin_evaluations": 10, "ddmin_tests": 12, "ddmin_kept": 2, "ddmin_not_one_minimal": 0,
- "greedy_evaluations": 8, "greedy_tests": 9, "greedy_kept": 4, "greedy_not_one_minimal": 1,
+ "greedy_evaluations": 8, "greedy_tests": 9, "greedy_decided_statically": 1, "greedy_kept": 4, "greedy_not_one_minimal": 1,
  "exhaustive_evaluations": 34, "exhaustive_tests": 40, "exhaustive_kept": 2, "exhaustive_not_one_minimal": 0,
  "patches": [{"patch": "front/01.gevo", "edits": 9, "split_kept": 2, "split_evaluations": 6,
               "split_one_minimal": true, "greedy_kept": 4, "greedy_evaluations": 8,
@@ -35,8 +35,8 @@ md=$(cat "$tmp/B.md")
 grep -q 'GENERATED' <<<"$md" || fail "no GENERATED header"
 grep -q '\*\*6.18x\*\*' <<<"$md" || fail "throughput ratio missing"
 grep -q '| 8.9 | 62.5 | 106.5 | 36.4 |' <<<"$md" || fail "throughput split missing"
-grep -q '| split | 6 | 7 | 2 | 0 |' <<<"$md" || fail "split totals missing"
-grep -q '| greedy | 8 | 9 | 4 | 1 |' <<<"$md" || fail "greedy totals missing"
+grep -q '| split | 6 | 7 | 3 | 2 | 0 |' <<<"$md" || fail "split totals missing"
+grep -q '| greedy | 8 | 9 | 1 | 4 | 1 |' <<<"$md" || fail "greedy totals missing"
 grep -q '4 kept / 8 evals (not 1-minimal)' <<<"$md" || fail "per-patch cell missing"
 grep -q '| front/01.gevo | 9 | 2 kept / 6 evals | - |' <<<"$md" || fail "a method that did not run is not '-'"
 [[ $(grep -c '^Not run\.$' <<<"$md") == 3 ]] || fail "expected 3 sections not run"

@@ -100,7 +100,8 @@ int main(int argc, char **argv) {
       gevo::Minimizer::Exhaustive};
   constexpr int kMethods = 4, kExhaustive = 3;
   int64_t totalEvaluations[kMethods] = {}, totalTests[kMethods] = {},
-          totalKept[kMethods] = {}, notOneMinimal[kMethods] = {};
+          totalKept[kMethods] = {}, notOneMinimal[kMethods] = {},
+          totalStatic[kMethods] = {};
   int compared = 0;
   // Judges whether a result is 1-minimal; its measurements are not counted
   // against any method.
@@ -126,7 +127,8 @@ int main(int argc, char **argv) {
         referee.measure(gevo::allItems(edits.size()));
     if (!full || !full->ok())
       continue;
-    int kept[kMethods], tests[kMethods] = {}, evaluations[kMethods] = {};
+    int kept[kMethods], tests[kMethods] = {}, evaluations[kMethods] = {},
+        statically[kMethods] = {};
     bool minimal[kMethods] = {};
     std::string cells[kMethods];
     llvm::json::Object row{{"patch", name},
@@ -145,6 +147,7 @@ int main(int argc, char **argv) {
       kept[m] = static_cast<int>(result->kept.size());
       tests[m] = result->tests;
       evaluations[m] = result->evaluations;
+      statically[m] = result->decidedStatically;
       // 1-minimal: no single kept edit can go.
       minimal[m] = true;
       for (size_t drop = 0; drop < result->kept.size(); ++drop) {
@@ -161,6 +164,7 @@ int main(int argc, char **argv) {
       row[method + "_kept"] = kept[m];
       row[method + "_tests"] = tests[m];
       row[method + "_evaluations"] = evaluations[m];
+      row[method + "_decided_statically"] = statically[m];
       row[method + "_one_minimal"] = minimal[m];
     }
     std::printf("%-16s %5zu", name.c_str(), edits.size());
@@ -174,6 +178,7 @@ int main(int argc, char **argv) {
       for (int m = 0; m < kMethods; ++m) {
         totalEvaluations[m] += evaluations[m];
         totalTests[m] += tests[m];
+        totalStatic[m] += statically[m];
         totalKept[m] += kept[m];
         notOneMinimal[m] += !minimal[m];
       }
@@ -190,6 +195,7 @@ int main(int argc, char **argv) {
     std::string method = gevo::minimizerName(methods[m]);
     figures[method + "_evaluations"] = totalEvaluations[m];
     figures[method + "_tests"] = totalTests[m];
+    figures[method + "_decided_statically"] = totalStatic[m];
     figures[method + "_kept"] = totalKept[m];
     figures[method + "_not_one_minimal"] = notOneMinimal[m];
     summary += llvm::formatv("{0}{1} {2} evaluations -> {3} edits ({4} not "
