@@ -43,4 +43,7 @@ done
 grep -q 'class="baseline"' "$html" || fail "the plot does not mark the unmodified program"
 grep -q "After canonicalize, cse and LLVM -O3" "$html" || fail "no optimized check"
 grep -q "\"label\": \"initialisation change\"" "$tmp/report/report.json" || fail "json"
+# The objectives asked for, and only those (not added to a default list).
+objectives=$(sed -n '/"objectives": \[/,/\]/p' "$tmp/report/report.json" | tr -d ' \n')
+[[ "$objectives" == '"objectives":["static_cost","error"],' ]] || fail "report objectives: $objectives"
 echo PASS

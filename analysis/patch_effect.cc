@@ -18,7 +18,10 @@ PatchEffect::PatchEffect(EvaluationSession &session, SandboxPool &pool,
                          EffectOptions options)
     : session(session), pool(pool), cache(cache), all(std::move(edits)),
       options(std::move(options)),
-      variation(session.baseline(), MutationOptions()) {}
+      variation(session.baseline(), MutationOptions()) {
+  if (this->options.objectives.empty())
+    this->options.objectives = session.spec().objectives;
+}
 
 bool PatchEffect::hasObjective(const std::string &name) const {
   return std::find(options.objectives.begin(), options.objectives.end(),

@@ -29,7 +29,8 @@
 namespace gevo {
 
 struct EffectOptions {
-  std::vector<std::string> objectives = {"runtime", "error"};
+  /// Empty: the workload's.
+  std::vector<std::string> objectives;
   /// Run-time ratio points a subset may lose against the full patch.
   double runtimeTolerance = 0.03;
   /// Error (1 - accuracy) a subset may lose against the full patch.
