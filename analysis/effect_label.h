@@ -34,7 +34,8 @@ struct EffectLabel {
   /// "initialisation change",
   /// "training schedule change",
   /// "precision change", "parameter pruning", "numerical-stability change",
-  /// "layer or activation skipped", "dead computation removed", "other".
+  /// "layer or activation skipped", "gradient dropped",
+  /// "dead computation removed", "other".
   std::string kind;
   /// The label as a person reads it: "learning-rate change x0.5 (0.01 ->
   /// 0.005)".

@@ -10,7 +10,7 @@ for f in "$@"; do
 done
 grep -q "<svg" "$html" || fail "no plot in $html"
 grep -q "</html>" "$html" || fail "truncated $html"
-grep -q "training schedule change: epochs 5 -&gt; 2" "$html" || fail "no schedule label in the html"
+grep -q "training schedule change</span><br/>epochs 5 -&gt; 2" "$html" || fail "no schedule label in the html"
 grep -q "initialisation change" "$md" || fail "no initialisation label in the markdown"
 grep -q '"label": "training schedule change"' "$json" || fail "no label in the json"
 [[ $(grep -c "^constant" "$min") == 2 ]] || fail "the minimal patch should keep 2 edits: $(cat "$min")"

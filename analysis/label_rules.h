@@ -90,13 +90,14 @@ std::optional<EffectLabel> precisionRule(const EditView &view);
 std::optional<EffectLabel> pruningRule(const EditView &view);
 std::optional<EffectLabel> stabilityRule(const EditView &view);
 std::optional<EffectLabel> skippedRule(const EditView &view);
+std::optional<EffectLabel> gradientDroppedRule(const EditView &view);
 std::optional<EffectLabel> deadComputationRule(const EditView &view);
 std::optional<EffectLabel> initialValuesRule(const EditView &view);
 
 inline constexpr LabelRule kLabelRules[] = {
-    learningRateRule,    parameterResetRule, initializationRule, scheduleRule,
-    precisionRule,       pruningRule,        stabilityRule,      skippedRule,
-    deadComputationRule, initialValuesRule};
+    learningRateRule,    parameterResetRule,  initializationRule, scheduleRule,
+    precisionRule,       pruningRule,         stabilityRule,      skippedRule,
+    gradientDroppedRule, deadComputationRule, initialValuesRule};
 
 } // namespace gevo
 

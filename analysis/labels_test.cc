@@ -116,6 +116,16 @@ TEST_F(LabelsTest, PredictionReluSkipped) {
   EXPECT_NE(l.summary.find("prediction"), std::string::npos) << l.summary;
 }
 
+TEST_F(LabelsTest, HiddenLayerErrorSignalDeleted) {
+  // Without dlogits x W2^T the first layer's weight and bias updates get no
+  // gradient; the output layer's still do.
+  EffectLabel l = label("gradient_dropped.gevo");
+  EXPECT_EQ(l.kind, "gradient dropped") << l.summary;
+  EXPECT_NE(l.summary.find("linalg.matmul"), std::string::npos) << l.summary;
+  EXPECT_NE(l.summary.find("reaches 2 weight updates"), std::string::npos)
+      << l.summary;
+}
+
 TEST_F(LabelsTest, SoftmaxMaxSubtractionBypassed) {
   EffectLabel l = label("stability.gevo");
   EXPECT_EQ(l.kind, "numerical-stability change") << l.summary;

@@ -6,15 +6,26 @@
 #include <algorithm>
 #include <cmath>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/strip.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
 namespace {
+
+/// The label's summary without the kind it starts with ("training schedule
+/// change: epochs 5 -> 2" -> "epochs 5 -> 2"), for cells that show the kind.
+std::string labelDetail(const EffectLabel &label) {
+  absl::string_view summary = label.summary;
+  if (absl::ConsumePrefix(&summary, label.kind))
+    absl::ConsumePrefix(&summary, ":");
+  return std::string(absl::StripLeadingAsciiWhitespace(summary));
+}
 
 std::string pct(double accuracy) { return absl::StrFormat("%.4f", accuracy); }
 
@@ -215,9 +226,9 @@ std::string toHtml(const AnalysisReport &r) {
       const EditFinding &e = v.edits[i];
       absl::StrAppend(
           &h, "<tr><td>", i + 1, "</td><td><span class=\"label\">",
-          escapeHtml(e.label.kind), "</span><br/>", escapeHtml(e.label.summary),
-          "<br/><code>", escapeHtml(e.line), "</code></td><td>",
-          escapeHtml(e.label.evidence), "</td><td>",
+          escapeHtml(e.label.kind), "</span><br/>",
+          escapeHtml(labelDetail(e.label)), "<br/><code>", escapeHtml(e.line),
+          "</code></td><td>", escapeHtml(e.label.evidence), "</td><td>",
           escapeHtml(measured(e.alone, r.baseline)), "</td><td>",
           escapeHtml(e.relation), "</td><td><pre>", escapeHtml(e.before),
           "</pre></td><td><pre>", escapeHtml(e.after), "</pre></td></tr>\n");
@@ -294,8 +305,9 @@ std::string toMarkdown(const AnalysisReport &r) {
                     "|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < v.edits.size(); ++i) {
       const EditFinding &e = v.edits[i];
-      absl::StrAppend(&md, "| ", i + 1, " | **", cell(e.label.kind),
-                      "**: ", cell(e.label.summary), " | ",
+      std::string detail = labelDetail(e.label);
+      absl::StrAppend(&md, "| ", i + 1, " | **", cell(e.label.kind), "**",
+                      detail.empty() ? "" : ": " + cell(detail), " | ",
                       cell(e.label.evidence), " | ",
                       cell(measured(e.alone, r.baseline)), " | ",
                       cell(e.relation), " | `", cell(e.line), "` |\n");

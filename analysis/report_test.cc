@@ -82,7 +82,10 @@ TEST(ReportTest, HtmlIsWellFormedAndHasThePlotAndTheTable) {
   EXPECT_NE(html.find("class=\"baseline\""), std::string::npos);
   EXPECT_NE(html.find("class=\"ablation\""), std::string::npos);
   EXPECT_NE(html.find("<table>"), std::string::npos);
-  EXPECT_NE(html.find("learning-rate change x0.5"), std::string::npos);
+  // The kind, then the rest of the summary (not the kind twice).
+  EXPECT_NE(
+      html.find("learning-rate change</span><br/>x0.5 (0.01 -&gt; 0.005)"),
+      std::string::npos);
   // Text is escaped, not interpreted.
   EXPECT_NE(html.find("digits &lt;train&gt; &amp; co"), std::string::npos);
   EXPECT_EQ(html.find("<train>"), std::string::npos);
@@ -95,7 +98,9 @@ TEST(ReportTest, HtmlIsWellFormedAndHasThePlotAndTheTable) {
 TEST(ReportTest, MarkdownAndJsonCarryTheSameFindings) {
   AnalysisReport r = sampleReport();
   std::string md = toMarkdown(r);
-  EXPECT_NE(md.find("| 1 | **learning-rate change**"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1 | **learning-rate change**: x0.5 (0.01 -> 0.005) |"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("```mlir\n%cst = arith.constant 0.01 : f32"),
             std::string::npos);
   std::string json = toJson(r);

@@ -160,3 +160,76 @@ std::optional<EffectLabel> parameterResetRule(const EditView &view) {
 }
 
 } // namespace gevo
+
+namespace gevo {
+
+namespace {
+
+/// The weight updates what `op` computes reaches, following results through
+/// their users.
+int updatesReached(const EditView &view, mlir::Operation *op) {
+  llvm::SmallVector<mlir::Operation *> work = {op};
+  llvm::SmallPtrSet<mlir::Operation *, 32> seen = {op};
+  int updates = 0;
+  while (!work.empty() && seen.size() < 512) {
+    mlir::Operation *next = work.pop_back_val();
+    if (next != op && view.roleOf(next) == Role::Update) {
+      ++updates; // the update's own result is the next step's parameter
+      continue;
+    }
+    for (mlir::Operation *user : next->getUsers())
+      if (seen.insert(user).second)
+        work.push_back(user);
+  }
+  return updates;
+}
+
+bool computesValues(mlir::Operation *op) {
+  return llvm::isa<mlir::linalg::LinalgOp>(op) &&
+         !llvm::isa<mlir::linalg::FillOp>(op);
+}
+
+} // namespace
+
+std::optional<EffectLabel> gradientDroppedRule(const EditView &view) {
+  // A backward-pass op deleted or replaced: what it computed, e.g. the
+  // error signal a matmul sends back to an earlier layer, is gone.
+  mlir::Operation *dropped = nullptr;
+  if ((view.edit.kind == EditKind::Delete ||
+       view.edit.kind == EditKind::Replace) &&
+      view.target && view.roleOf(view.target) == Role::Gradient &&
+      computesValues(view.target))
+    dropped = view.target;
+  // Or a backward-pass op reads a fill or a constant in place of a value
+  // the backward pass computed.
+  for (const ResolvedRewire &r : view.rewires) {
+    if (dropped || !r.user || !r.oldValue ||
+        view.roleOf(r.user) != Role::Gradient)
+      continue;
+    mlir::Operation *was = r.oldValue.getDefiningOp();
+    mlir::Operation *now = r.newValue ? r.newValue.getDefiningOp() : nullptr;
+    bool constantNow =
+        !r.newValue ||
+        (now && llvm::isa<mlir::linalg::FillOp, mlir::arith::ConstantOp>(now));
+    if (was && computesValues(was) && view.roleOf(was) == Role::Gradient &&
+        constantNow)
+      dropped = was;
+  }
+  if (!dropped)
+    return std::nullopt;
+  int updates = updatesReached(view, dropped);
+  if (updates == 0)
+    return std::nullopt;
+  return makeLabel(
+      "gradient dropped",
+      absl::StrFormat("gradient dropped: %s of the backward pass no longer "
+                      "reaches %d weight update%s, whose parameters keep "
+                      "more of their initial values",
+                      dropped->getName().getStringRef().str(), updates,
+                      updates == 1 ? "" : "s"),
+      absl::StrFormat("%s of %s (gradient); %d update ops downstream",
+                      toString(view.edit.kind), view.edit.target.opName,
+                      updates));
+}
+
+} // namespace gevo
