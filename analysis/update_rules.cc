@@ -25,22 +25,31 @@ Role enclosingRole(const EditView &view, mlir::Operation *op) {
   return Role::Plumbing;
 }
 
+/// The weight updates what `op` computes reaches, following results through
+/// their users.
+int updatesReached(const EditView &view, mlir::Operation *op) {
+  llvm::SmallVector<mlir::Operation *> work = {op};
+  llvm::SmallPtrSet<mlir::Operation *, 32> seen = {op};
+  int updates = 0;
+  while (!work.empty() && seen.size() < 512) {
+    mlir::Operation *next = work.pop_back_val();
+    if (next != op && view.roleOf(next) == Role::Update) {
+      ++updates; // the update's own result is the next step's parameter
+      continue;
+    }
+    for (mlir::Operation *user : next->getUsers())
+      if (seen.insert(user).second)
+        work.push_back(user);
+  }
+  return updates;
+}
+
 /// Whether what `op` (or the linalg op around it) computes reaches a weight
 /// update, following results through their users.
 bool feedsUpdate(const EditView &view, mlir::Operation *op) {
   while (llvm::isa_and_nonnull<mlir::linalg::LinalgOp>(op->getParentOp()))
     op = op->getParentOp();
-  llvm::SmallVector<mlir::Operation *> work = {op};
-  llvm::SmallPtrSet<mlir::Operation *, 32> seen = {op};
-  while (!work.empty() && seen.size() < 512) {
-    mlir::Operation *next = work.pop_back_val();
-    if (view.roleOf(next) == Role::Update)
-      return true;
-    for (mlir::Operation *user : next->getUsers())
-      if (seen.insert(user).second)
-        work.push_back(user);
-  }
-  return false;
+  return view.roleOf(op) == Role::Update || updatesReached(view, op) > 0;
 }
 
 /// A constant that only scales the loss gradient (the mean's divisor, a
@@ -159,30 +168,7 @@ std::optional<EffectLabel> parameterResetRule(const EditView &view) {
   return std::nullopt;
 }
 
-} // namespace gevo
-
-namespace gevo {
-
 namespace {
-
-/// The weight updates what `op` computes reaches, following results through
-/// their users.
-int updatesReached(const EditView &view, mlir::Operation *op) {
-  llvm::SmallVector<mlir::Operation *> work = {op};
-  llvm::SmallPtrSet<mlir::Operation *, 32> seen = {op};
-  int updates = 0;
-  while (!work.empty() && seen.size() < 512) {
-    mlir::Operation *next = work.pop_back_val();
-    if (next != op && view.roleOf(next) == Role::Update) {
-      ++updates; // the update's own result is the next step's parameter
-      continue;
-    }
-    for (mlir::Operation *user : next->getUsers())
-      if (seen.insert(user).second)
-        work.push_back(user);
-  }
-  return updates;
-}
 
 bool computesValues(mlir::Operation *op) {
   return llvm::isa<mlir::linalg::LinalgOp>(op) &&
