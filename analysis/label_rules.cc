@@ -217,8 +217,7 @@ std::optional<EffectLabel> skippedRule(const EditView &view) {
                                  view.roleOf(view.target) == Role::Prediction);
   if ((view.edit.kind == EditKind::Delete ||
        view.edit.kind == EditKind::Replace) &&
-      forward && llvm::isa<mlir::linalg::LinalgOp>(view.target) &&
-      !llvm::isa<mlir::linalg::FillOp>(view.target))
+      forward && computesValues(view.target))
     return makeLabel(
         "layer or activation skipped",
         absl::StrCat("layer or activation skipped: ", describeOp(view.target),
@@ -233,9 +232,7 @@ std::optional<EffectLabel> skippedRule(const EditView &view) {
     Role role = view.roleOf(r.user);
     mlir::Operation *oldProducer = r.oldValue.getDefiningOp();
     if ((role == Role::Forward || role == Role::Prediction) && oldProducer &&
-        llvm::isa<mlir::linalg::LinalgOp>(oldProducer) &&
-        !llvm::isa<mlir::linalg::FillOp>(oldProducer) &&
-        view.roleOf(oldProducer) == role &&
+        computesValues(oldProducer) && view.roleOf(oldProducer) == role &&
         r.newValue.getType() == r.oldValue.getType())
       return makeLabel(
           "layer or activation skipped",

@@ -58,6 +58,8 @@ struct EditView {
 EffectLabel makeLabel(const char *kind, std::string summary, std::string facts);
 /// The scalar a float or integer constant (or a splat of one) holds.
 std::optional<double> constantValue(mlir::Value value);
+/// A linalg op that computes values from its inputs (not a fill).
+bool computesValues(mlir::Operation *op);
 /// A patch literal ("0.5", "-2") as a number.
 std::optional<double> literalValue(const std::string &literal);
 /// The value an operand takes after the rewire, when it is a constant.

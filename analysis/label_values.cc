@@ -47,6 +47,11 @@ std::optional<double> constantValue(mlir::Value value) {
   return std::nullopt;
 }
 
+bool computesValues(mlir::Operation *op) {
+  return llvm::isa<mlir::linalg::LinalgOp>(op) &&
+         !llvm::isa<mlir::linalg::FillOp>(op);
+}
+
 std::optional<double> literalValue(const std::string &literal) {
   double value;
   if (absl::SimpleAtod(literal, &value))

@@ -2,8 +2,6 @@
 
 #include "analysis/minimize.h"
 
-#include <algorithm>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "analysis/ddmin.h"
@@ -56,9 +54,7 @@ absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
   Reduction reduction;
   switch (minimizer) {
   case Minimizer::Split:
-    if (std::find(effect.effectOptions().objectives.begin(),
-                  effect.effectOptions().objectives.end(),
-                  "static_cost") != effect.effectOptions().objectives.end())
+    if (effect.hasObjective("static_cost"))
       // The static cost is known before running: what it needs is found
       // without running anything.
       reduction = binarySplitting(

@@ -30,14 +30,19 @@ bool PatchEffect::hasObjective(const std::string &name) const {
 
 bool PatchEffect::measuresRuntime() const { return hasObjective("runtime"); }
 
+std::vector<Edit>
+PatchEffect::editsOf(const std::vector<size_t> &subset) const {
+  std::vector<Edit> edits;
+  for (size_t i : subset)
+    edits.push_back(all[i]);
+  return edits;
+}
+
 bool PatchEffect::losesEffectStatically(const std::vector<size_t> &subset,
                                         const Measurement &reference) {
   auto [it, first] = staticCosts.try_emplace(subset);
   if (first) {
-    std::vector<Edit> edits;
-    for (size_t i : subset)
-      edits.push_back(all[i]);
-    BuiltVariant built = variation.build(edits);
+    BuiltVariant built = variation.build(editsOf(subset));
     bool valid = built.dropped == 0;
     if (valid) {
       // The session reports verifier errors when it runs a variant; here
@@ -65,10 +70,7 @@ PatchEffect::measureAll(const std::vector<std::vector<size_t>> &subsets) {
     request.interleavedPairs = std::max(1, options.pairs);
   std::map<std::string, std::vector<size_t>> waiting;
   for (size_t s = 0; s < subsets.size(); ++s) {
-    std::vector<Edit> edits;
-    for (size_t i : subsets[s])
-      edits.push_back(all[i]);
-    BuiltVariant built = variation.build(edits);
+    BuiltVariant built = variation.build(editsOf(subsets[s]));
     if (built.dropped > 0)
       continue; // this subset is not a program of its own
     std::string key = modelFingerprint(*built.module);
@@ -109,9 +111,7 @@ PatchEffect::measure(const std::vector<size_t> &subset) {
 
 std::vector<Edit>
 PatchEffect::readdressed(const std::vector<size_t> &subset) const {
-  std::vector<Edit> edits;
-  for (size_t i : subset)
-    edits.push_back(all[i]);
+  std::vector<Edit> edits = editsOf(subset);
   absl::StatusOr<std::vector<Edit>> readdressed =
       readdressEdits(session.baseline(), edits);
   return readdressed.ok() ? *std::move(readdressed) : edits;

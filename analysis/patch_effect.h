@@ -73,9 +73,13 @@ public:
   int cacheHits = 0;
   int decidedStatically = 0; // subsets judged without running them
 
+  /// Whether `name` is one of the objectives the effect keeps.
+  bool hasObjective(const std::string &name) const;
+
 private:
   bool measuresRuntime() const;
-  bool hasObjective(const std::string &name) const;
+  /// The edits `subset` names, in order.
+  std::vector<Edit> editsOf(const std::vector<size_t> &subset) const;
   EvaluationSession &session;
   SandboxPool &pool;
   FitnessCache &cache;

@@ -168,15 +168,6 @@ std::optional<EffectLabel> parameterResetRule(const EditView &view) {
   return std::nullopt;
 }
 
-namespace {
-
-bool computesValues(mlir::Operation *op) {
-  return llvm::isa<mlir::linalg::LinalgOp>(op) &&
-         !llvm::isa<mlir::linalg::FillOp>(op);
-}
-
-} // namespace
-
 std::optional<EffectLabel> gradientDroppedRule(const EditView &view) {
   // A backward-pass op deleted or replaced: what it computed, e.g. the
   // error signal a matmul sends back to an earlier layer, is gone.
@@ -189,8 +180,9 @@ std::optional<EffectLabel> gradientDroppedRule(const EditView &view) {
   // Or a backward-pass op reads a fill or a constant in place of a value
   // the backward pass computed.
   for (const ResolvedRewire &r : view.rewires) {
-    if (dropped || !r.user || !r.oldValue ||
-        view.roleOf(r.user) != Role::Gradient)
+    if (dropped)
+      break;
+    if (!r.user || !r.oldValue || view.roleOf(r.user) != Role::Gradient)
       continue;
     mlir::Operation *was = r.oldValue.getDefiningOp();
     mlir::Operation *now = r.newValue ? r.newValue.getDefiningOp() : nullptr;
