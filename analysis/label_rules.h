@@ -83,7 +83,8 @@ std::string loopName(mlir::Operation *loop, const RoleMap &roles);
 
 using LabelRule = std::optional<EffectLabel> (*)(const EditView &);
 
-// In the order they are tried (update_rules.cc, label_rules.cc).
+// In the order they are tried (shrink_rules.cc, update_rules.cc,
+// label_rules.cc).
 std::optional<EffectLabel> learningRateRule(const EditView &view);
 std::optional<EffectLabel> initializationRule(const EditView &view);
 std::optional<EffectLabel> parameterResetRule(const EditView &view);
@@ -95,9 +96,10 @@ std::optional<EffectLabel> skippedRule(const EditView &view);
 std::optional<EffectLabel> gradientDroppedRule(const EditView &view);
 std::optional<EffectLabel> deadComputationRule(const EditView &view);
 std::optional<EffectLabel> initialValuesRule(const EditView &view);
+std::optional<EffectLabel> shrinkRule(const EditView &view);
 
 inline constexpr LabelRule kLabelRules[] = {
-    learningRateRule,    parameterResetRule,  initializationRule, scheduleRule,
+    shrinkRule,          learningRateRule,    parameterResetRule,  initializationRule, scheduleRule,
     precisionRule,       pruningRule,         stabilityRule,      skippedRule,
     gradientDroppedRule, deadComputationRule, initialValuesRule};
 

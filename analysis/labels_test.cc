@@ -50,6 +50,24 @@ protected:
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 
+TEST_F(LabelsTest, ShrinkOfAHiddenLayerPrunesUnits) {
+  EffectLabel l = label("shrink_hidden.gevo");
+  EXPECT_EQ(l.kind, "pruned units") << l.summary;
+  EXPECT_EQ(l.pruned, 16);
+  EXPECT_EQ(l.total, 32);
+  EXPECT_NE(l.summary.find("16 of 32 kept (every 2nd from 0)"),
+            std::string::npos)
+      << l.summary;
+}
+
+TEST_F(LabelsTest, ShrinkOfTheBatchRowsChangesTheBatchSize) {
+  EffectLabel l = label("shrink_batch.gevo");
+  EXPECT_EQ(l.kind, "batch-size change") << l.summary;
+  EXPECT_NEAR(l.factor, 0.5, 1e-9);
+  EXPECT_NE(l.summary.find("32 -> 16 rows (the first 16)"), std::string::npos)
+      << l.summary;
+}
+
 TEST_F(LabelsTest, LearningRateConstant) {
   EffectLabel l = label("lr_constant.gevo");
   EXPECT_EQ(l.kind, "learning-rate change") << l.summary;

@@ -83,6 +83,41 @@ absl::StatusOr<std::string> LineParser::literal() {
   return text;
 }
 
+absl::StatusOr<Selection> LineParser::selection() {
+  Selection keep;
+  GEVO_RETURN_IF_ERROR(expect("["));
+  GEVO_ASSIGN_OR_RETURN(int first, integer());
+  if (consume(":")) {
+    keep.start = first;
+    GEVO_ASSIGN_OR_RETURN(int stop, integer());
+    keep.stop = stop;
+    if (consume(":")) {
+      size_t at = pos;
+      GEVO_ASSIGN_OR_RETURN(int step, integer());
+      if (step == 0) {
+        pos = at;
+        return error("a step of at least 1");
+      }
+      keep.step = step;
+    }
+    if (keep.stop <= keep.start)
+      return error("a range that keeps at least one index");
+  } else {
+    keep.indices.push_back(first);
+    while (consume(",")) {
+      size_t at = (skipSpaces(), pos);
+      GEVO_ASSIGN_OR_RETURN(int next, integer());
+      if (next <= keep.indices.back()) {
+        pos = at;
+        return error("indices in ascending order");
+      }
+      keep.indices.push_back(next);
+    }
+  }
+  GEVO_RETURN_IF_ERROR(expect("]"));
+  return keep;
+}
+
 absl::StatusOr<OpRef> LineParser::opRef() {
   OpRef ref;
   GEVO_RETURN_IF_ERROR(expect("@"));
@@ -177,7 +212,7 @@ absl::StatusOr<Edit> LineParser::edit() {
   if (!known) {
     pos = start;
     return error("an edit (delete, copy, move, swap, replace, operand, "
-                 "constant)");
+                 "constant, shrink)");
   }
   edit.kind = *known;
   GEVO_ASSIGN_OR_RETURN(edit.target, opRef());
@@ -195,6 +230,15 @@ absl::StatusOr<Edit> LineParser::edit() {
   case EditKind::Constant: {
     GEVO_RETURN_IF_ERROR(expect("="));
     GEVO_ASSIGN_OR_RETURN(edit.literal, literal());
+    break;
+  }
+  case EditKind::Shrink: {
+    GEVO_RETURN_IF_ERROR(expect(":"));
+    GEVO_ASSIGN_OR_RETURN(edit.result, integer());
+    GEVO_RETURN_IF_ERROR(expect("dim"));
+    GEVO_ASSIGN_OR_RETURN(edit.dim, integer());
+    GEVO_RETURN_IF_ERROR(expect("keep"));
+    GEVO_ASSIGN_OR_RETURN(edit.keep, selection());
     break;
   }
   default:
@@ -234,6 +278,10 @@ std::string printEdit(const Edit &edit) {
     break;
   case EditKind::Constant:
     absl::StrAppend(&text, " = ", edit.literal);
+    break;
+  case EditKind::Shrink:
+    absl::StrAppend(&text, ":", edit.result, " dim ", edit.dim, " keep ",
+                    toString(edit.keep));
     break;
   default:
     break;

@@ -33,6 +33,9 @@ public:
   absl::StatusOr<int> integer();
   /// A number as written ("0.5", "-2e-3"), checked to parse.
   absl::StatusOr<std::string> literal();
+  /// A shrink's kept indices: `[start:stop]`, `[start:stop:step]` or
+  /// `[i,j,...]` (ascending).
+  absl::StatusOr<Selection> selection();
   absl::StatusOr<OpRef> opRef();
   absl::StatusOr<ValueRef> valueRef();
   absl::StatusOr<Rewire> rewire();

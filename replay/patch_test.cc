@@ -30,6 +30,9 @@ constexpr const char kPatch[] =
     "@main/arith.constant#3~5b471f57 ; @main/arith.sitofp#0~7c1c9ec9[0] <- "
     "new:0 via cast(i64)\n"
     "constant @main/arith.constant#0~335747a2 = 0.1\n"
+    "shrink @main/linalg.generic#1~b8cb8ba6:0 dim 1 keep [0:256:2]\n"
+    "shrink @main/linalg.matmul#0~9b27166e:0 dim 1 keep [0:128]\n"
+    "shrink @main/linalg.matmul#0~9b27166e:0 dim 1 keep [3,5,9]\n"
     "# trailing comment\n";
 
 TEST(PatchTest, PrintOfParseIsIdentity) {
@@ -37,7 +40,7 @@ TEST(PatchTest, PrintOfParseIsIdentity) {
   ASSERT_TRUE(patch.ok()) << patch.status();
   EXPECT_EQ(printPatch(*patch), kPatch);
   std::vector<Edit> edits = patch->edits();
-  ASSERT_EQ(edits.size(), 7u);
+  ASSERT_EQ(edits.size(), 10u);
   EXPECT_EQ(patch->model, "925d89644e457032");
   EXPECT_EQ(patch->metadata[1].first, "error");
   EXPECT_EQ(patch->metadata[1].second, "0.0694");
@@ -56,6 +59,16 @@ TEST(PatchTest, PrintOfParseIsIdentity) {
   EXPECT_EQ(copy.rewires[0].value.kind, ValueRef::Kind::RegionArg);
   EXPECT_EQ(copy.rewires[1].value.kind, ValueRef::Kind::NewResult);
   EXPECT_EQ(edits[6].literal, "0.1");
+  const Edit &strided = edits[7];
+  EXPECT_EQ(strided.kind, EditKind::Shrink);
+  EXPECT_EQ(strided.result, 0);
+  EXPECT_EQ(strided.dim, 1);
+  EXPECT_EQ(strided.keep.count(), 128);
+  EXPECT_EQ(strided.keep.at(5), 10);
+  EXPECT_EQ(edits[8].keep.count(), 128);
+  EXPECT_EQ(edits[8].keep.step, 1);
+  EXPECT_EQ(edits[9].keep.count(), 3);
+  EXPECT_EQ(edits[9].keep.at(2), 9);
   EXPECT_EQ(patch->entries[1].line, 5); // after the header and a comment
 }
 
@@ -111,6 +124,17 @@ TEST(PatchTest, CorruptedPatchesNameLineAndColumn) {
                                "@main/arith.addf#0~deadbeef\n"),
               HasSubstr("bad.gevo:3:34: error: expected 'before', found "
                         "'after"));
+  std::string shrink = header + "shrink @main/linalg.matmul#0~9b27166e:0 ";
+  EXPECT_THAT(errorOf(shrink + "dim 1 keep [4:2]\n"),
+              HasSubstr("bad.gevo:3:56: error: expected a range that keeps at "
+                        "least one index"));
+  EXPECT_THAT(errorOf(shrink + "dim 1 keep [0:8:0]\n"),
+              HasSubstr("bad.gevo:3:57: error: expected a step of at least 1"));
+  EXPECT_THAT(errorOf(shrink + "dim 1 keep [3,3]\n"),
+              HasSubstr("bad.gevo:3:55: error: expected indices in ascending "
+                        "order"));
+  EXPECT_THAT(errorOf(shrink + "keep [0:2]\n"),
+              HasSubstr("bad.gevo:3:41: error: expected 'dim'"));
   // Truncated mid-edit.
   EXPECT_THAT(errorOf(header + "operand @main/arith.mulf#3~deadbeef ; "
                                "@main/arith.mulf#3~deadbeef[0] <-\n"),

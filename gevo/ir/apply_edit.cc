@@ -5,12 +5,14 @@
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/repair.h"
+#include "gevo/ir/shrink.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
 
 namespace gevo {
@@ -101,6 +103,10 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
     if (!constant)
       return absl::InvalidArgumentError(
           absl::StrCat(toString(edit.target), " is not an arith.constant"));
+    if (std::optional<std::string> problem = literalProblem(
+            mlir::getElementTypeOrSelf(constant.getType()), edit.literal))
+      return absl::InvalidArgumentError(
+          absl::StrCat(toString(edit.target), ": ", *problem));
     mlir::TypedAttr value = constantAttr(constant.getType(), edit.literal);
     if (!value)
       return absl::InvalidArgumentError(absl::StrCat(
@@ -108,6 +114,19 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
     constant.setValueAttr(value);
     break;
   }
+  case EditKind::Shrink:
+    if (edit.result < 0 ||
+        edit.result >= static_cast<int>(target->getNumResults()))
+      return absl::InvalidArgumentError(
+          absl::StrCat(toString(edit.target), " has no result ", edit.result));
+    if (absl::Status status =
+            applyShrink(target->getResult(edit.result), edit.dim, edit.keep);
+        !status.ok())
+      return absl::Status(status.code(),
+                          absl::StrCat("cannot shrink ", toString(edit.target),
+                                       ":", edit.result, " dim ", edit.dim,
+                                       ": ", status.message()));
+    break;
   default:
     break;
   }
@@ -132,6 +151,9 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
             where, ": the new op has no result ", rewire.value.index));
       value = created->getResult(rewire.value.index);
     } else if (rewire.value.kind == ValueRef::Kind::Constant) {
+      if (std::optional<std::string> problem = literalProblem(
+              mlir::getElementTypeOrSelf(operandType), rewire.value.literal))
+        return absl::InvalidArgumentError(absl::StrCat(where, ": ", *problem));
       value = buildConstant(builder, user->getLoc(), operandType,
                             rewire.value.literal);
       if (!value)

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 
 namespace gevo {
 
@@ -23,6 +24,8 @@ const char *toString(EditKind kind) {
     return "operand";
   case EditKind::Constant:
     return "constant";
+  case EditKind::Shrink:
+    return "shrink";
   }
   return "?";
 }
@@ -58,6 +61,15 @@ std::string toString(const ValueRef &ref) {
     return absl::StrCat("const(", ref.literal, ")");
   }
   return "?";
+}
+
+std::string toString(const Selection &selection) {
+  if (!selection.indices.empty())
+    return absl::StrCat("[", absl::StrJoin(selection.indices, ","), "]");
+  if (selection.step == 1)
+    return absl::StrCat("[", selection.start, ":", selection.stop, "]");
+  return absl::StrCat("[", selection.start, ":", selection.stop, ":",
+                      selection.step, "]");
 }
 
 } // namespace gevo

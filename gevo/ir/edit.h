@@ -85,6 +85,33 @@ enum class EditKind {
             // results, erase target
   Operand,  // rewires only
   Constant, // set target's (arith.constant) value to `literal`
+  Shrink,   // narrow one dimension of target's result `result` to the
+            // indices `keep` selects, through every op that shares it
+};
+
+/// The indices of one dimension that a Shrink keeps: `start`, `start+step`,
+/// ... below `stop`, or, when `indices` is not empty, exactly those
+/// (ascending).
+struct Selection {
+  int64_t start = 0;
+  int64_t stop = 0;
+  int64_t step = 1;
+  std::vector<int64_t> indices;
+
+  /// How many indices are kept.
+  int64_t count() const {
+    if (!indices.empty())
+      return static_cast<int64_t>(indices.size());
+    return stop > start && step > 0 ? (stop - start + step - 1) / step : 0;
+  }
+  /// The i-th kept index.
+  int64_t at(int64_t i) const {
+    return indices.empty() ? start + i * step : indices[i];
+  }
+  bool operator==(const Selection &other) const {
+    return start == other.start && stop == other.stop && step == other.step &&
+           indices == other.indices;
+  }
 };
 
 struct Edit {
@@ -94,18 +121,24 @@ struct Edit {
       anchor; // Copy/Move: insert before; Swap: the other op; Replace: source.
   std::string literal; // Constant: the new scalar value.
   std::vector<Rewire> rewires;
+  /// Shrink: which result of `target`, which of its dimensions, which
+  /// indices stay.
+  int result = 0;
+  int dim = 0;
+  Selection keep;
 
   bool operator==(const Edit &other) const {
     return kind == other.kind && target == other.target &&
            anchor == other.anchor && literal == other.literal &&
-           rewires == other.rewires;
+           rewires == other.rewires && result == other.result &&
+           dim == other.dim && keep == other.keep;
   }
 };
 
 /// Every kind, in the order the patch format documents them.
 inline constexpr EditKind kAllEditKinds[] = {
-    EditKind::Delete,  EditKind::Copy,    EditKind::Move,    EditKind::Swap,
-    EditKind::Replace, EditKind::Operand, EditKind::Constant};
+    EditKind::Delete,  EditKind::Copy,    EditKind::Move,     EditKind::Swap,
+    EditKind::Replace, EditKind::Operand, EditKind::Constant, EditKind::Shrink};
 
 const char *toString(EditKind kind);
 /// The kind named `name` ("delete", ...), if any.
@@ -113,6 +146,8 @@ std::optional<EditKind> parseEditKind(std::string_view name);
 /// "@main/arith.mulf#3~1a2b3c4d"
 std::string toString(const OpRef &ref);
 std::string toString(const ValueRef &ref);
+/// "[0:256:2]", "[0:128]" or "[3,5,9]".
+std::string toString(const Selection &selection);
 bool hasAnchor(EditKind kind);
 
 } // namespace gevo

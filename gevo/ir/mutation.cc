@@ -39,6 +39,9 @@ absl::StatusOr<Edit> propose(mlir::ModuleOp module, EditKind kind,
   case EditKind::Swap:
     GEVO_RETURN_IF_ERROR(proposeReorder(scope, rng, edit));
     break;
+  case EditKind::Shrink:
+    GEVO_RETURN_IF_ERROR(proposeShrink(scope, rng, edit));
+    break;
   }
   // Every proposal must replay: apply it to a clone and verify.
   mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
@@ -68,7 +71,8 @@ absl::StatusOr<std::vector<EditKind>> parseEditKinds(const std::string &list) {
     if (!kind)
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown operator '", word,
-          "' (expected delete, copy, move, swap, replace, operand, constant)"));
+          "' (expected delete, copy, move, swap, replace, operand, constant, "
+          "shrink)"));
     kinds.push_back(*kind);
   }
   if (kinds.empty())

@@ -92,6 +92,8 @@ absl::Status proposeConstant(const MutationScope &scope, Rng &rng, Edit &edit);
 absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit);
 /// Move and Swap.
 absl::Status proposeReorder(const MutationScope &scope, Rng &rng, Edit &edit);
+/// Shrink: structured pruning of one dimension (shrink_operator.cc).
+absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit);
 
 } // namespace gevo
 

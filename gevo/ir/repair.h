@@ -36,7 +36,14 @@ mlir::Value buildRepair(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value buildConstant(mlir::OpBuilder &builder, mlir::Location loc,
                           mlir::Type to, const std::string &literal);
 
-/// The attribute buildConstant would use; null when the type cannot hold one.
+/// Why `literal` cannot be a constant of element type `element` exactly (not
+/// a number, not finite, not an integer, out of range); nullopt when it can.
+/// Nothing is rounded or wrapped silently.
+std::optional<std::string> literalProblem(mlir::Type element,
+                                          const std::string &literal);
+
+/// The attribute buildConstant would use; null when the type cannot hold one
+/// or the literal has a problem (literalProblem).
 mlir::TypedAttr constantAttr(mlir::Type to, const std::string &literal);
 
 /// Whether buildConstant supports `type`.

@@ -39,12 +39,18 @@ std::optional<std::string> tweakLiteral(mlir::arith::ConstantOp constant,
   } else {
     return std::nullopt;
   }
-  static const double scales[] = {0.1, 0.5, 2.0, 10.0, -1.0};
-  static const double values[] = {0.0, 1.0, -1.0, 0.5};
-  double next =
-      chance(0.6, rng) ? current * scales[rng() % 5] : values[rng() % 4];
-  if (!isFloat)
-    next = std::round(next);
+  double next;
+  if (isFloat) {
+    static const double scales[] = {0.1, 0.5, 0.8, 1.25, 1.5, 2.0, 10.0, -1.0};
+    static const double values[] = {0.0, 1.0, -1.0, 0.5};
+    next = chance(0.6, rng) ? current * scales[rng() % 8] : values[rng() % 4];
+  } else {
+    // Counts (epochs, batches, sizes) move by small steps or factors.
+    static const double steps[] = {1, -1, 2, -2};
+    static const double scales[] = {0.5, 1.5, 2.0};
+    next = chance(0.6, rng) ? current + steps[rng() % 4]
+                            : std::round(current * scales[rng() % 3]);
+  }
   if (next == current)
     return std::nullopt;
   return isFloat ? absl::StrFormat("%.9g", next)
@@ -109,14 +115,15 @@ absl::Status proposeDelete(const MutationScope &scope, Rng &rng, Edit &edit) {
   return absl::OkStatus();
 }
 
-/// Scales or replaces the value of a scalar or splat constant.
+/// Scales or replaces the value of a scalar or splat constant: floats by
+/// factors or to a few fixed values, integers and indices (loop bounds and
+/// steps included) by +-1, +-2 or factors 0.5, 1.5, 2.
 absl::Status proposeConstant(const MutationScope &scope, Rng &rng, Edit &edit) {
   const AddressIndex &index = scope.index;
   const MutationOptions &options = scope.options;
   auto constants = candidates(index, options, [](mlir::Operation *op) {
     auto constant = llvm::dyn_cast<mlir::arith::ConstantOp>(op);
-    return constant && canHoldConstant(constant.getType()) &&
-           !llvm::isa<mlir::IndexType>(constant.getType());
+    return constant && canHoldConstant(constant.getType());
   });
   if (constants.empty())
     return noCandidate("constant");

@@ -1,0 +1,50 @@
+//===- literal_test.cc - Constants in patches are exact or refused --------===//
+
+#include "gevo/ir/mlir_support.h"
+#include "gevo/ir/repair.h"
+#include "gtest/gtest.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/MLIRContext.h"
+
+namespace gevo {
+namespace {
+
+class LiteralTest : public ::testing::Test {
+protected:
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  mlir::Builder builder{context.get()};
+};
+
+TEST_F(LiteralTest, IntegersMustBeWrittenAsIntegersThatFit) {
+  for (const char *bad : {"nan", "inf", "1e400", "1.5", "0x10", "1e10", "",
+                          "-", "9223372036854775808", "12abc"})
+    EXPECT_TRUE(literalProblem(builder.getI64Type(), bad)) << bad;
+  for (const char *bad : {"1e10", "4294967296", "-2147483649", "10000000000"})
+    EXPECT_TRUE(literalProblem(builder.getI32Type(), bad)) << bad;
+  EXPECT_TRUE(literalProblem(builder.getI1Type(), "2"));
+  EXPECT_TRUE(literalProblem(builder.getI1Type(), "-1"));
+  for (const char *good : {"0", "7", "-2", "9223372036854775807"})
+    EXPECT_FALSE(literalProblem(builder.getIndexType(), good)) << good;
+  EXPECT_FALSE(literalProblem(builder.getI32Type(), "-2147483648"));
+  EXPECT_FALSE(literalProblem(builder.getI32Type(), "4294967295"));
+}
+
+TEST_F(LiteralTest, FloatsMustBeFiniteAndFitTheType) {
+  for (const char *bad : {"nan", "inf", "-inf", "1e400", "x", "1.0x"})
+    EXPECT_TRUE(literalProblem(builder.getF64Type(), bad)) << bad;
+  EXPECT_TRUE(literalProblem(builder.getF32Type(), "1e39"));
+  EXPECT_TRUE(literalProblem(builder.getF16Type(), "70000"));
+  for (const char *good : {"0.1", "-2.5e-3", "16", "3.0e38"})
+    EXPECT_FALSE(literalProblem(builder.getF32Type(), good)) << good;
+}
+
+TEST_F(LiteralTest, ConstantAttrRefusesWhatLiteralProblemRefuses) {
+  EXPECT_FALSE(constantAttr(builder.getI32Type(), "1.5"));
+  mlir::TypedAttr seven = constantAttr(builder.getIndexType(), "7");
+  ASSERT_TRUE(seven);
+  EXPECT_EQ(llvm::cast<mlir::IntegerAttr>(seven).getInt(), 7);
+}
+
+} // namespace
+} // namespace gevo

@@ -1,0 +1,113 @@
+//===- shrink_operator.cc - The shrink operator: structured pruning -------===//
+//
+// Picks a tensor a linalg op computes and one of its dimensions, checks that
+// the dimension can narrow through everything that shares it (shrink.h), and
+// keeps a quarter, half or three quarters of its indices: a prefix, a suffix,
+// every 2nd or 4th from an offset, or, where constants carry the dimension,
+// the indices with the largest weight norm.
+//
+//===----------------------------------------------------------------------===//
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "gevo/ir/mutation_support.h"
+#include "gevo/ir/shrink.h"
+#include "gevo/support/status_macros.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace gevo {
+namespace {
+
+bool computesTensor(mlir::Operation *op) {
+  if (!llvm::isa<mlir::linalg::LinalgOp>(op) ||
+      llvm::isa<mlir::linalg::FillOp>(op))
+    return false;
+  return llvm::any_of(op->getResultTypes(), [](mlir::Type type) {
+    auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+    return tensor && tensor.hasStaticShape() && tensor.getRank() > 0;
+  });
+}
+
+/// The `count` indices of `size` with the largest weight, ascending.
+std::vector<int64_t> heaviest(const std::vector<double> &weight,
+                              int64_t count) {
+  std::vector<int64_t> order(weight.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return weight[a] > weight[b]; });
+  order.resize(count);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+/// One of the selections the operator offers for a dimension of `size`.
+Selection chooseSelection(const ShrinkWeb &web, Rng &rng) {
+  int64_t size = web.size;
+  static const int quarters[] = {1, 2, 3};
+  int64_t count = 0;
+  int quarter = 2;
+  for (int attempt = 0; attempt < 4 && (count < 1 || count >= size);
+       ++attempt) {
+    quarter = quarters[rng() % 3];
+    count = (size * quarter + 2) / 4;
+  }
+  Selection keep;
+  bool canList = web.allowsIndexList && !web.weight.empty();
+  bool canStride = quarter != 3;
+  int choice = static_cast<int>(rng() % 4);
+  if (choice == 3 && !canList)
+    choice = canStride ? 2 : 0;
+  if (choice == 2 && !canStride)
+    choice = 0;
+  switch (choice) {
+  case 0: // prefix
+    keep.start = 0;
+    keep.stop = count;
+    break;
+  case 1: // suffix
+    keep.start = size - count;
+    keep.stop = size;
+    break;
+  case 2: { // every 2nd or 4th from an offset
+    keep.step = quarter == 1 ? 4 : 2;
+    keep.start = static_cast<int64_t>(rng() % keep.step);
+    keep.stop = size;
+    if (keep.count() < 1 || keep.count() >= size)
+      keep = Selection{0, count, 1, {}};
+    break;
+  }
+  default:
+    keep.indices = heaviest(web.weight, count);
+    break;
+  }
+  return keep;
+}
+
+} // namespace
+
+absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
+  auto producers = candidates(scope.index, scope.options, computesTensor);
+  if (producers.empty())
+    return noCandidate("linalg op computing a tensor");
+  mlir::Operation *producer = pick(producers, rng);
+  unsigned result = static_cast<unsigned>(rng() % producer->getNumResults());
+  auto type = llvm::dyn_cast<mlir::RankedTensorType>(
+      producer->getResult(result).getType());
+  if (!type || !type.hasStaticShape() || type.getRank() == 0)
+    return noCandidate("tensor result to shrink");
+  int dim = static_cast<int>(rng() % type.getRank());
+  if (type.getDimSize(dim) < 2)
+    return noCandidate("dimension with more than one index");
+  GEVO_ASSIGN_OR_RETURN(ShrinkWeb web,
+                        analyzeShrink(producer->getResult(result), dim));
+  edit.target = *scope.index.refOf(producer);
+  edit.result = static_cast<int>(result);
+  edit.dim = dim;
+  edit.keep = chooseSelection(web, rng);
+  return absl::OkStatus();
+}
+
+} // namespace gevo
