@@ -43,8 +43,9 @@ llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Random seed"),
                              llvm::cl::init(1), llvm::cl::cat(category));
 llvm::cl::opt<std::string> operators(
     "operators",
-    llvm::cl::desc("Comma-separated operators to draw from: delete, copy, "
-                   "move, swap, replace, operand, constant (default: all)"),
+    llvm::cl::desc(
+        "Comma-separated operators to draw from: delete, copy, "
+        "move, swap, replace, operand, constant, shrink (default: all)"),
     llvm::cl::init("delete,copy,move,swap,replace,operand,constant"),
     llvm::cl::cat(category));
 llvm::cl::opt<std::string> functions(

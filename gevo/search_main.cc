@@ -123,7 +123,7 @@ cl::opt<std::string> memoryLimit(
 cl::opt<std::string> operators(
     "operators",
     cl::desc("Comma-separated mutation operators: delete, copy, move, swap, "
-             "replace, operand, constant (default: all)"),
+             "replace, operand, constant, shrink (default: all)"),
     cl::init("delete,copy,move,swap,replace,operand,constant"),
     cl::cat(category));
 cl::opt<std::string>

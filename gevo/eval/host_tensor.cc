@@ -25,6 +25,15 @@ HostTensor::HostTensor(ElementType type, std::vector<int64_t> shape)
   storage.assign((numElements() * byteWidth(type) + 7) / 8, 0);
 }
 
+HostTensor HostTensor::view(ElementType type, std::vector<int64_t> shape,
+                            void *data) {
+  HostTensor tensor;
+  tensor.type = type;
+  tensor.shape = std::move(shape);
+  tensor.external = data;
+  return tensor;
+}
+
 int64_t HostTensor::numElements() const {
   int64_t n = 1;
   for (int64_t dim : shape)

@@ -40,13 +40,19 @@ struct HostTensor {
   std::vector<int64_t> shape;
   // 8-byte words keep every element type aligned.
   std::vector<uint64_t> storage;
+  /// When set, the elements live here instead (a view).
+  void *external = nullptr;
 
   HostTensor() = default;
   HostTensor(ElementType type, std::vector<int64_t> shape);
 
+  /// A tensor over memory it does not own (`data` must outlive it).
+  static HostTensor view(ElementType type, std::vector<int64_t> shape,
+                         void *data);
+
   int64_t numElements() const;
-  void *data() { return storage.data(); }
-  const void *data() const { return storage.data(); }
+  void *data() { return external ? external : storage.data(); }
+  const void *data() const { return external ? external : storage.data(); }
   bool matches(const TensorSpec &spec) const {
     return spec.accepts(type, shape);
   }

@@ -57,6 +57,8 @@ const char *toString(Outcome outcome) {
     return "wrong_shape";
   case Outcome::ReadsUninitialized:
     return "reads_uninitialized";
+  case Outcome::OutOfBounds:
+    return "out_of_bounds";
   }
   return "?";
 }

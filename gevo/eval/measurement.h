@@ -29,12 +29,14 @@ enum class Outcome {
   NonFinite,          // the logits hold NaN or infinity
   WrongShape,         // the entry's results do not have the workload's shape
   ReadsUninitialized, // its logits depend on memory it never wrote
+  OutOfBounds,        // it touched memory next to an input (a guard page)
 };
 
 inline constexpr Outcome kAllOutcomes[] = {
     Outcome::Ok,        Outcome::InvalidIr,  Outcome::LoweringFailed,
     Outcome::Crash,     Outcome::Timeout,    Outcome::OutOfMemory,
-    Outcome::NonFinite, Outcome::WrongShape, Outcome::ReadsUninitialized};
+    Outcome::NonFinite, Outcome::WrongShape, Outcome::ReadsUninitialized,
+    Outcome::OutOfBounds};
 
 /// "ok", "invalid_ir", "lowering_failed", "crash", "timeout",
 /// "out_of_memory", "non_finite", "wrong_shape", "reads_uninitialized".

@@ -2,6 +2,8 @@
 
 #include "gevo/eval/variant_session.h"
 
+#include "gevo/eval/guarded_memory.h"
+
 #include <chrono>
 #include <cmath>
 
@@ -160,7 +162,11 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
     baselineEntry = std::move(*compiled);
   }
 
-  std::vector<const HostTensor *> arguments = pointersTo(validationArguments);
+  // Inputs end at guard pages: reading past one is out_of_bounds, not a read
+  // of whatever the parent's heap holds there.
+  reportGuardPageFaults();
+  GuardedTensors guardedValidation(pointersTo(validationArguments));
+  std::vector<const HostTensor *> arguments = guardedValidation.pointers();
   std::vector<HostTensor> results;
   llvm::json::Array runMs, baselineRunMs;
   auto timeRun = [&](const JitEntry &jit, llvm::json::Array *times,
@@ -223,8 +229,9 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
   std::vector<HostTensor> testResults;
   std::vector<const HostTensor *> tensors = {&results[workload.logitsResult()]};
   if (request.scoreTest) {
+    GuardedTensors guardedTest(pointersTo(testArguments));
     absl::StatusOr<std::vector<HostTensor>> produced =
-        (*entry)->run(pointersTo(testArguments));
+        (*entry)->run(guardedTest.pointers());
     if (!produced.ok())
       return fail("run", produced.status().message());
     testResults = std::move(*produced);
@@ -248,6 +255,8 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
   case ChildResult::Ending::ForkFailed:
     return failed(Outcome::Crash, result.describe());
   case ChildResult::Ending::Exited:
+    if (result.exitCode == kOutOfBoundsExitCode)
+      return failed(Outcome::OutOfBounds, withStderr("read out of bounds"));
     if (result.exitCode != 0)
       return failed(Outcome::Crash, withStderr(result.describe()));
     break;

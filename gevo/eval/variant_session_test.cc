@@ -64,6 +64,12 @@ TEST_F(VariantSessionTest, OutOfBoundsReadCrashesTheChildOnly) {
   EXPECT_NE(m.detail.find("signal"), std::string::npos) << m.detail;
 }
 
+TEST_F(VariantSessionTest, ReadingPastTheEndOfAnInputIsOutOfBounds) {
+  Measurement m = evaluateFile("slice_past_end.mlir");
+  EXPECT_EQ(m.outcome, Outcome::OutOfBounds) << m.detail;
+  EXPECT_NE(m.detail.find("input tensor"), std::string::npos) << m.detail;
+}
+
 TEST_F(VariantSessionTest, NaNLogitsAreClassified) {
   Measurement m = evaluateFile("nan.mlir");
   EXPECT_EQ(m.outcome, Outcome::NonFinite) << m.detail;

@@ -89,25 +89,42 @@ Selection chooseSelection(const ShrinkWeb &web, Rng &rng) {
 } // namespace
 
 absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
-  auto producers = candidates(scope.index, scope.options, computesTensor);
-  if (producers.empty())
-    return noCandidate("linalg op computing a tensor");
-  mlir::Operation *producer = pick(producers, rng);
-  unsigned result = static_cast<unsigned>(rng() % producer->getNumResults());
-  auto type = llvm::dyn_cast<mlir::RankedTensorType>(
-      producer->getResult(result).getType());
-  if (!type || !type.hasStaticShape() || type.getRank() == 0)
-    return noCandidate("tensor result to shrink");
-  int dim = static_cast<int>(rng() % type.getRank());
-  if (type.getDimSize(dim) < 2)
-    return noCandidate("dimension with more than one index");
-  GEVO_ASSIGN_OR_RETURN(ShrinkWeb web,
-                        analyzeShrink(producer->getResult(result), dim));
-  edit.target = *scope.index.refOf(producer);
-  edit.result = static_cast<int>(result);
-  edit.dim = dim;
-  edit.keep = chooseSelection(web, rng);
-  return absl::OkStatus();
+  // Every (op, result, dimension) that could shrink, in random order; the
+  // first whose dimension narrows through everything that shares it is
+  // taken, so most draws give an edit (a dimension that reaches the
+  // function's results never does).
+  struct Choice {
+    mlir::Operation *op;
+    unsigned result;
+    int dim;
+  };
+  std::vector<Choice> choices;
+  for (mlir::Operation *op :
+       candidates(scope.index, scope.options, computesTensor))
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      auto type = llvm::dyn_cast<mlir::RankedTensorType>(
+          op->getResult(r).getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      for (int d = 0; d < type.getRank(); ++d)
+        if (type.getDimSize(d) > 1)
+          choices.push_back({op, r, d});
+    }
+  std::shuffle(choices.begin(), choices.end(), rng);
+  constexpr size_t kMaxTries = 32;
+  for (size_t i = 0; i < choices.size() && i < kMaxTries; ++i) {
+    const Choice &choice = choices[i];
+    absl::StatusOr<ShrinkWeb> web =
+        analyzeShrink(choice.op->getResult(choice.result), choice.dim);
+    if (!web.ok())
+      continue;
+    edit.target = *scope.index.refOf(choice.op);
+    edit.result = static_cast<int>(choice.result);
+    edit.dim = choice.dim;
+    edit.keep = chooseSelection(*web, rng);
+    return absl::OkStatus();
+  }
+  return noCandidate("dimension that can shrink");
 }
 
 } // namespace gevo
