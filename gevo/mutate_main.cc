@@ -46,7 +46,7 @@ llvm::cl::opt<std::string> operators(
     llvm::cl::desc(
         "Comma-separated operators to draw from: delete, copy, "
         "move, swap, replace, operand, constant, shrink (default: all)"),
-    llvm::cl::init("delete,copy,move,swap,replace,operand,constant"),
+    llvm::cl::init("delete,copy,move,swap,replace,operand,constant,shrink"),
     llvm::cl::cat(category));
 llvm::cl::opt<std::string> functions(
     "functions",

@@ -124,7 +124,7 @@ cl::opt<std::string> operators(
     "operators",
     cl::desc("Comma-separated mutation operators: delete, copy, move, swap, "
              "replace, operand, constant, shrink (default: all)"),
-    cl::init("delete,copy,move,swap,replace,operand,constant"),
+    cl::init("delete,copy,move,swap,replace,operand,constant,shrink"),
     cl::cat(category));
 cl::opt<std::string>
     functions("functions",
