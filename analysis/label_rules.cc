@@ -51,6 +51,34 @@ std::optional<EffectLabel> scheduleRule(const EditView &view) {
         change.before ? static_cast<double>(change.after) / change.before : 0;
     return label;
   }
+  // A bound, step or condition of a training loop changes in a way that does
+  // not fold to a trip count (a value cast into the bound, a while loop's
+  // condition): still a schedule change.
+  for (const ResolvedRewire &r : view.rewires) {
+    if (!r.user)
+      continue;
+    bool bound = llvm::isa<mlir::scf::ForOp>(r.user) && r.rewire->operand < 3;
+    bool condition =
+        llvm::isa<mlir::scf::ConditionOp>(r.user) && r.rewire->operand == 0;
+    mlir::Operation *loop = condition ? r.user->getParentOp()
+                            : bound   ? r.user
+                                      : nullptr;
+    if (!loop || !(view.roles.isTrainingLoop(loop) ||
+                   llvm::isa<mlir::scf::WhileOp>(loop)))
+      continue;
+    std::optional<int64_t> was = foldTripCount(loop);
+    static const char *const kOperands[] = {"lower bound", "upper bound",
+                                            "step"};
+    std::string what =
+        condition ? std::string("condition") : kOperands[r.rewire->operand];
+    return makeLabel(
+        "training schedule change",
+        absl::StrFormat("training schedule change: the %s of %s takes "
+                        "another value (trip count %s -> not computable)",
+                        what, loopName(loop, view.roles),
+                        was ? absl::StrCat(*was) : std::string("?")),
+        absl::StrCat("rewires the ", what, " of ", r.rewire->user.opName));
+  }
   return std::nullopt;
 }
 
@@ -179,7 +207,9 @@ std::optional<EffectLabel> stabilityRule(const EditView &view) {
         return true; // a user of the max: the subtraction
     return false;
   };
-  bool hit = touches(view.target);
+  // An operand edit changes only the operands it rewires: the op that
+  // subtracts the max reading other logits is not a stability change.
+  bool hit = view.edit.kind != EditKind::Operand && touches(view.target);
   for (const ResolvedRewire &r : view.rewires)
     hit |= touches(r.user) &&
            (isMaxReduction(r.oldValue ? r.oldValue.getDefiningOp() : nullptr) ||
@@ -191,6 +221,65 @@ std::optional<EffectLabel> stabilityRule(const EditView &view) {
       "numerical-stability change: the max a softmax subtracts before "
       "exponentiating is changed or bypassed",
       "touches a max-reduction, what feeds it or what subtracts it");
+}
+
+namespace {
+
+/// An op of the loss: where labels meet outputs, or an exponential,
+/// logarithm or reduction (softmax, cross-entropy) in a training loop whose
+/// values reach such an op.
+bool computesLoss(const EditView &view, mlir::Operation *op) {
+  if (!op)
+    return false;
+  if (view.roleOf(op) == Role::Loss)
+    return true;
+  auto linalg = llvm::dyn_cast<mlir::linalg::LinalgOp>(op);
+  if (!linalg || llvm::isa<mlir::linalg::MatmulOp>(op) ||
+      (view.roleOf(op) != Role::Forward && view.roleOf(op) != Role::Gradient))
+    return false;
+  bool softmaxLike = linalg.getNumReductionLoops() > 0;
+  op->walk([&](mlir::Operation *inner) {
+    llvm::StringRef name = inner->getName().getStringRef();
+    softmaxLike |= name == "math.exp" || name == "math.log";
+  });
+  if (!softmaxLike)
+    return false;
+  // Within a few steps of the loss.
+  llvm::SmallVector<std::pair<mlir::Operation *, int>> work = {{op, 0}};
+  llvm::DenseSet<mlir::Operation *> seen;
+  while (!work.empty()) {
+    auto [current, depth] = work.pop_back_val();
+    if (view.roleOf(current) == Role::Loss)
+      return true;
+    if (depth >= 6 || !seen.insert(current).second)
+      continue;
+    for (mlir::Operation *user : current->getUsers())
+      work.push_back({user, depth + 1});
+  }
+  return false;
+}
+
+} // namespace
+
+/// The loss or the softmax feeding it reads other values, or one of its ops
+/// is deleted or replaced: the objective the training follows changes.
+std::optional<EffectLabel> lossRule(const EditView &view) {
+  mlir::Operation *touched = nullptr;
+  if (view.edit.kind != EditKind::Operand && computesLoss(view, view.target))
+    touched = view.target;
+  for (const ResolvedRewire &r : view.rewires)
+    if (!touched && computesLoss(view, r.user))
+      touched = r.user;
+  if (!touched)
+    return std::nullopt;
+  return makeLabel(
+      "loss change",
+      absl::StrCat("loss change: ", touched->getName().getStringRef().str(),
+                   view.roleOf(touched) == Role::Loss
+                       ? " (where the labels meet the outputs)"
+                       : " (the softmax or cross-entropy before the loss)",
+                   " computes from other values"),
+      "touches an op of the loss or of the softmax that feeds it");
 }
 
 /// A forward or prediction op is deleted, or another takes an earlier value

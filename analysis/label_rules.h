@@ -92,6 +92,7 @@ std::optional<EffectLabel> scheduleRule(const EditView &view);
 std::optional<EffectLabel> precisionRule(const EditView &view);
 std::optional<EffectLabel> pruningRule(const EditView &view);
 std::optional<EffectLabel> stabilityRule(const EditView &view);
+std::optional<EffectLabel> lossRule(const EditView &view);
 std::optional<EffectLabel> skippedRule(const EditView &view);
 std::optional<EffectLabel> gradientDroppedRule(const EditView &view);
 std::optional<EffectLabel> deadComputationRule(const EditView &view);
@@ -99,9 +100,11 @@ std::optional<EffectLabel> initialValuesRule(const EditView &view);
 std::optional<EffectLabel> shrinkRule(const EditView &view);
 
 inline constexpr LabelRule kLabelRules[] = {
-    shrinkRule,          learningRateRule,    parameterResetRule,  initializationRule, scheduleRule,
-    precisionRule,       pruningRule,         stabilityRule,      skippedRule,
-    gradientDroppedRule, deadComputationRule, initialValuesRule};
+    shrinkRule,         learningRateRule,    parameterResetRule,
+    initializationRule, scheduleRule,        precisionRule,
+    pruningRule,        stabilityRule,       lossRule,
+    skippedRule,        gradientDroppedRule, deadComputationRule,
+    initialValuesRule};
 
 } // namespace gevo
 

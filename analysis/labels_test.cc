@@ -34,21 +34,60 @@ protected:
   /// The label of the last edit of a crafted patch (which must replay).
   EffectLabel label(const std::string &name,
                     const EditEvidence &evidence = {}) {
-    std::string path = findRunfile("analysis/testdata/labels/" + name);
+    return labelIn(*module, "analysis/testdata/labels/" + name, evidence);
+  }
+
+  /// The same on a program shaped unlike the shipped ones, trained with the
+  /// digits workload's data.
+  EffectLabel labelOnShape(const std::string &moduleName,
+                           const std::string &patchName) {
+    auto parsed = loadModule(
+        *context, findRunfile("analysis/testdata/shapes/" + moduleName));
+    EXPECT_TRUE(parsed.ok()) << parsed.status();
+    if (!parsed.ok())
+      return {};
+    return labelIn(**parsed, "analysis/testdata/shapes/" + patchName, {});
+  }
+
+  EffectLabel labelIn(mlir::ModuleOp module, const std::string &runfile,
+                      const EditEvidence &evidence) {
+    std::string path = findRunfile(runfile);
     absl::StatusOr<Patch> patch = loadPatch(path);
     EXPECT_TRUE(patch.ok()) << patch.status();
-    mlir::OwningOpRef<mlir::ModuleOp> copy(module->clone());
+    mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
     absl::StatusOr<ApplyReport> applied =
         applyPatch(*copy, *patch, path, OnMismatch::Error);
     EXPECT_TRUE(applied.ok()) << applied.status();
     std::vector<Edit> edits = patch->edits();
-    return labelEdit(*module, spec, edits, edits.size() - 1, evidence);
+    return labelEdit(module, spec, edits, edits.size() - 1, evidence);
   }
 
   std::unique_ptr<mlir::MLIRContext> context = createContext();
   WorkloadSpec spec;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
+
+TEST_F(LabelsTest, RolesFollowCallsIntoAnInitialiserHelper) {
+  EffectLabel l = labelOnShape("helper_init.mlir", "helper_init_scale.gevo");
+  EXPECT_EQ(l.kind, "initialisation change") << l.summary;
+  EXPECT_EQ(l.roles, "parameter");
+}
+
+TEST_F(LabelsTest, AnEpochBoundReadFromDataIsAScheduleChange) {
+  // The new trip count cannot be computed; the cast in the repair is not a
+  // precision change.
+  EffectLabel l = label("epochs_from_data.gevo");
+  EXPECT_EQ(l.kind, "training schedule change") << l.summary;
+  EXPECT_NE(l.summary.find("upper bound of epochs"), std::string::npos)
+      << l.summary;
+  EXPECT_NE(l.summary.find("trip count 5 -> not computable"), std::string::npos)
+      << l.summary;
+}
+
+TEST_F(LabelsTest, ASoftmaxReadingOtherLogitsIsALossChange) {
+  EffectLabel l = label("softmax_without_bias.gevo");
+  EXPECT_EQ(l.kind, "loss change") << l.summary;
+}
 
 TEST_F(LabelsTest, ShrinkOfAHiddenLayerPrunesUnits) {
   EffectLabel l = label("shrink_hidden.gevo");

@@ -7,7 +7,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <optional>
 
 namespace gevo {
 namespace {
@@ -302,6 +305,31 @@ RoleMap::RoleMap(mlir::ModuleOp module, const WorkloadSpec &spec) {
     if (carrier != op)
       roles[op] = roles.lookup(carrier);
   });
+
+  // Functions the entry calls, directly or not: every op in one takes the
+  // role of the call that reaches it (an initialiser the entry calls for the
+  // weights is parameter code).
+  llvm::DenseSet<mlir::Operation *> visited = {function.getOperation()};
+  std::vector<std::pair<mlir::func::FuncOp, Role>> callees;
+  auto addCallees = [&](mlir::func::FuncOp caller,
+                        std::optional<Role> inherited) {
+    caller.walk([&](mlir::func::CallOp call) {
+      auto callee = module.lookupSymbol<mlir::func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal() &&
+          visited.insert(callee.getOperation()).second)
+        callees.push_back({callee, inherited.value_or(roleOf(call))});
+    });
+  };
+  addCallees(function, std::nullopt);
+  while (!callees.empty()) {
+    auto [callee, role] = callees.back();
+    callees.pop_back();
+    callee.walk([&](mlir::Operation *op) {
+      if (op != callee.getOperation())
+        roles[op] = role;
+    });
+    addCallees(callee, role);
+  }
 }
 
 Role RoleMap::roleOf(mlir::Operation *op) const {
