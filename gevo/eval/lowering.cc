@@ -115,9 +115,13 @@ absl::Status checkPipeline(mlir::MLIRContext &context,
 
 absl::StatusOr<std::unique_ptr<Lowering>>
 Lowering::create(mlir::MLIRContext &context, const std::string &pipeline) {
+  return create(context, resolvePipeline(pipeline));
+}
+
+absl::StatusOr<std::unique_ptr<Lowering>>
+Lowering::create(mlir::MLIRContext &context, const PipelineChoice &choice) {
   std::unique_ptr<Lowering> lowering(new Lowering());
-  lowering->pipelineChoice = resolvePipeline(pipeline);
-  const PipelineChoice &choice = lowering->pipelineChoice;
+  lowering->pipelineChoice = choice;
   lowering->passManager = std::make_unique<mlir::PassManager>(
       &context, mlir::ModuleOp::getOperationName());
   GEVO_RETURN_IF_ERROR(buildPassManager(*lowering->passManager, choice.passes));

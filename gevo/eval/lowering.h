@@ -78,6 +78,9 @@ class Lowering {
 public:
   static absl::StatusOr<std::unique_ptr<Lowering>>
   create(mlir::MLIRContext &context, const std::string &pipeline);
+  /// With the passes and fallback given explicitly.
+  static absl::StatusOr<std::unique_ptr<Lowering>>
+  create(mlir::MLIRContext &context, const PipelineChoice &choice);
   ~Lowering();
   /// As lowerToLLVMDialect.
   absl::Status run(mlir::ModuleOp module, LoweringNote *note = nullptr);

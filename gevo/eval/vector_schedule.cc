@@ -2,9 +2,10 @@
 
 #include "gevo/eval/vector_schedule.h"
 
+#include <map>
 #include <memory>
 
-#include "absl/strings/substitute.h"
+#include "gevo/eval/tile_plan.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
@@ -18,124 +19,11 @@
 namespace gevo {
 namespace {
 
-// Matchers that pick linalg ops of one rank (foreach_match collects them),
-// then the two stages. Every step is its own sequence with failures
-// suppressed, and finds its ops again by name: a step that fails for one op
-// does not stop the others. $0-$2 cache tile, $3-$4 register tile, $5 k
-// step, $6 elementwise width.
-constexpr char kScheduleTemplate[] = R"mlir(
+// After bufferisation: keep matmul accumulators in registers across the k
+// loop, then lower what is left of the vector ops to 1-D loads, stores and
+// arithmetic. Each step is its own sequence with failures suppressed.
+constexpr char kVectorStage[] = R"mlir(
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @is_rank1(%op: !transform.any_op {transform.readonly})
-      -> !transform.any_op {
-    %rank = transform.match.structured %op
-        : (!transform.any_op) -> !transform.param<i64> {
-    ^bb0(%s: !transform.any_op):
-      %r = transform.match.structured.rank %s
-          : (!transform.any_op) -> !transform.param<i64>
-      transform.match.structured.yield %r : !transform.param<i64>
-    }
-    %want = transform.param.constant 1 : i64 -> !transform.param<i64>
-    transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
-    transform.yield %op : !transform.any_op
-  }
-  transform.named_sequence @is_rank2(%op: !transform.any_op {transform.readonly})
-      -> !transform.any_op {
-    %rank = transform.match.structured %op
-        : (!transform.any_op) -> !transform.param<i64> {
-    ^bb0(%s: !transform.any_op):
-      %r = transform.match.structured.rank %s
-          : (!transform.any_op) -> !transform.param<i64>
-      transform.match.structured.yield %r : !transform.param<i64>
-    }
-    %want = transform.param.constant 2 : i64 -> !transform.param<i64>
-    transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
-    transform.yield %op : !transform.any_op
-  }
-  transform.named_sequence @pick(%op: !transform.any_op {transform.readonly})
-      -> !transform.any_op {
-    transform.yield %op : !transform.any_op
-  }
-
-  transform.named_sequence @gevo_tensor_stage(
-      %root: !transform.any_op {transform.readonly}) {
-    // Matmul cache tiles; k outermost.
-    transform.sequence %root : !transform.any_op failures(suppress) {
-    ^bb0(%m: !transform.any_op):
-      %mm = transform.structured.match ops{["linalg.matmul"]} in %m
-          : (!transform.any_op) -> !transform.any_op
-      %t, %l:3 = transform.structured.tile_using_for %mm
-          tile_sizes [$0, $1, $2] interchange = [2, 0, 1]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op,
-                                    !transform.any_op, !transform.any_op)
-    }
-    // Tiles larger than the matrix become static again.
-    transform.sequence %root : !transform.any_op failures(suppress) {
-    ^bb0(%m: !transform.any_op):
-      %f = transform.structured.match ops{["func.func"]} in %m
-          : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %f {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-    }
-    // Register tiles: one masked $3x$4x$5 vector.contract per step, its
-    // accumulator carried through the k loop.
-    transform.sequence %root : !transform.any_op failures(suppress) {
-    ^bb0(%m: !transform.any_op):
-      %mm = transform.structured.match ops{["linalg.matmul"]} in %m
-          : (!transform.any_op) -> !transform.any_op
-      %t, %l:2 = transform.structured.tile_using_for %mm
-          tile_sizes [$3, $4, 0]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op,
-                                    !transform.any_op)
-      %tk, %lk = transform.structured.tile_using_for %t tile_sizes [0, 0, $5]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.structured.vectorize %tk vector_sizes [$3, $4, $5]
-          {create_named_contraction} : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %lk : !transform.any_op
-    }
-    // Every other linalg op of rank 2 or 1: $6 lanes along the last loop.
-    transform.sequence %root : !transform.any_op failures(suppress) {
-    ^bb0(%m: !transform.any_op):
-      %f = transform.structured.match ops{["func.func"]} in %m
-          : (!transform.any_op) -> !transform.any_op
-      %f2, %ops = transform.foreach_match in %f @is_rank2 -> @pick
-          {flatten_results} : (!transform.any_op)
-          -> (!transform.any_op, !transform.any_op)
-      %t, %l:2 = transform.structured.tile_using_for %ops tile_sizes [1, $6]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op,
-                                    !transform.any_op)
-      transform.structured.vectorize %t vector_sizes [1, $6]
-          : !transform.any_op
-    }
-    transform.sequence %root : !transform.any_op failures(suppress) {
-    ^bb0(%m: !transform.any_op):
-      %f = transform.structured.match ops{["func.func"]} in %m
-          : (!transform.any_op) -> !transform.any_op
-      %f2, %ops = transform.foreach_match in %f @is_rank1 -> @pick
-          {flatten_results} : (!transform.any_op)
-          -> (!transform.any_op, !transform.any_op)
-      %t, %l = transform.structured.tile_using_for %ops tile_sizes [$6]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.structured.vectorize %t vector_sizes [$6] : !transform.any_op
-    }
-    // Masks go before any canonicalisation folds constants into them.
-    transform.sequence %root : !transform.any_op failures(suppress) {
-    ^bb0(%m: !transform.any_op):
-      %f = transform.structured.match ops{["func.func"]} in %m
-          : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %f {
-        transform.apply_patterns.vector.lower_masked_transfers
-        transform.apply_patterns.vector.lower_contraction
-            lowering_strategy = "outerproduct"
-        transform.apply_patterns.vector.lower_outerproduct
-      } : !transform.any_op
-      transform.apply_patterns to %f {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-    }
-    transform.yield
-  }
-
   transform.named_sequence @gevo_vector_stage(
       %root: !transform.any_op {transform.readonly}) {
     transform.sequence %root : !transform.any_op failures(suppress) {
@@ -168,83 +56,108 @@ module attributes {transform.with_named_sequence} {
 }
 )mlir";
 
-/// Applies one named sequence of the schedule to the module. The schedule
-/// is parsed once per pass instance and shared by its clones.
+/// Parses transform modules and keeps them for the context's lifetime
+/// (the tensor stage differs per module only in its tile groups, and a
+/// search sees the same few again and again).
+class ScheduleCache {
+public:
+  mlir::ModuleOp get(mlir::MLIRContext *context, const std::string &text) {
+    auto found = parsed.find(text);
+    if (found != parsed.end())
+      return found->second.get();
+    if (parsed.size() >= 64)
+      parsed.clear();
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(
+            text, mlir::ParserConfig(context), "gevo-vector-schedule");
+    if (!module)
+      return nullptr;
+    mlir::ModuleOp result = *module;
+    parsed.emplace(text, std::move(module));
+    return result;
+  }
+
+private:
+  std::map<std::string, mlir::OwningOpRef<mlir::ModuleOp>> parsed;
+};
+
+/// Applies `entry` of `schedule` to `module`.
+mlir::LogicalResult applyStage(mlir::ModuleOp module, mlir::ModuleOp schedule,
+                               llvm::StringRef entry) {
+  if (!schedule)
+    return module.emitError("the vector schedule does not parse");
+  auto sequence =
+      schedule.lookupSymbol<mlir::transform::NamedSequenceOp>(entry);
+  if (!sequence)
+    return module.emitError("the vector schedule has no @") << entry;
+  mlir::transform::TransformOptions options;
+  options.enableExpensiveChecks(false);
+  return mlir::transform::applyTransformNamedSequence(module, sequence,
+                                                      schedule, options);
+}
+
+/// gevo-vectorize (tensor stage, planned per module) or gevo-lower-vectors
+/// (vector stage, fixed).
 class ScheduleStagePass
     : public mlir::PassWrapper<ScheduleStagePass,
                                mlir::OperationPass<mlir::ModuleOp>> {
 public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ScheduleStagePass)
 
-  ScheduleStagePass(llvm::StringRef argument, llvm::StringRef description,
-                    llvm::StringRef entry)
-      : argument(argument), description(description), entry(entry) {}
+  explicit ScheduleStagePass(bool tensorStage) : tensorStage(tensorStage) {}
+  ScheduleStagePass(const ScheduleStagePass &other)
+      : PassWrapper(other), tensorStage(other.tensorStage), cache(other.cache) {
+  }
 
-  llvm::StringRef getArgument() const override { return argument; }
-  llvm::StringRef getDescription() const override { return description; }
-  llvm::StringRef getName() const override { return argument; }
+  llvm::StringRef getArgument() const override {
+    return tensorStage ? "gevo-vectorize" : "gevo-lower-vectors";
+  }
+  llvm::StringRef getDescription() const override {
+    return tensorStage
+               ? "Tile and vectorise linalg ops on tensors (gevo-ml)"
+               : "Hoist and lower vector ops after bufferisation (gevo-ml)";
+  }
+  llvm::StringRef getName() const override { return getArgument(); }
 
   void getDependentDialects(mlir::DialectRegistry &registry) const override {
     registry.insert<mlir::transform::TransformDialect>();
   }
 
-  mlir::LogicalResult initialize(mlir::MLIRContext *context) override {
-    if (schedule && schedule->get()->getContext() == context)
-      return mlir::success();
-    auto parsed = std::make_shared<mlir::OwningOpRef<mlir::ModuleOp>>(
-        mlir::parseSourceString<mlir::ModuleOp>(vectorScheduleText(),
-                                                mlir::ParserConfig(context),
-                                                "gevo-vector-schedule"));
-    if (!*parsed)
-      return mlir::failure();
-    schedule = std::move(parsed);
-    return mlir::success();
-  }
-
   void runOnOperation() override {
-    mlir::ModuleOp scheduleModule = schedule->get();
-    auto sequence =
-        scheduleModule.lookupSymbol<mlir::transform::NamedSequenceOp>(entry);
-    if (!sequence) {
-      getOperation().emitError("the vector schedule has no @") << entry;
-      return signalPassFailure();
+    mlir::ModuleOp module = getOperation();
+    mlir::MLIRContext *context = module.getContext();
+    if (!tensorStage) {
+      if (mlir::failed(applyStage(module, cache->get(context, kVectorStage),
+                                  "gevo_vector_stage")))
+        signalPassFailure();
+      return;
     }
-    mlir::transform::TransformOptions options;
-    options.enableExpensiveChecks(false);
-    if (mlir::failed(mlir::transform::applyTransformNamedSequence(
-            getOperation(), sequence, scheduleModule, options)))
+    std::vector<TileGroup> groups = planTiles(module);
+    if (groups.empty())
+      return;
+    mlir::LogicalResult applied =
+        applyStage(module, cache->get(context, tensorStageText(groups)),
+                   "gevo_tensor_stage");
+    clearTileTags(module);
+    if (mlir::failed(applied))
       signalPassFailure();
   }
 
 private:
-  std::string argument, description, entry;
-  std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>> schedule;
+  bool tensorStage;
+  std::shared_ptr<ScheduleCache> cache = std::make_shared<ScheduleCache>();
 };
 
 } // namespace
 
-std::string vectorScheduleText(const VectorScheduleOptions &options) {
-  return absl::Substitute(kScheduleTemplate, options.cacheTile[0],
-                          options.cacheTile[1], options.cacheTile[2],
-                          options.registerTile[0], options.registerTile[1],
-                          options.kStep, options.elementwiseWidth);
-}
+std::string vectorStageText() { return kVectorStage; }
 
 void registerVectorSchedulePasses() {
   static const bool registered = [] {
-    mlir::PassRegistration<ScheduleStagePass>([] {
-      return std::make_unique<ScheduleStagePass>(
-          "gevo-vectorize",
-          "Tile and vectorise linalg ops on tensors (gevo-ml's schedule)",
-          "gevo_tensor_stage");
-    });
-    mlir::PassRegistration<ScheduleStagePass>([] {
-      return std::make_unique<ScheduleStagePass>(
-          "gevo-lower-vectors",
-          "Hoist and lower vector ops after bufferisation (gevo-ml's "
-          "schedule)",
-          "gevo_vector_stage");
-    });
+    mlir::PassRegistration<ScheduleStagePass>(
+        [] { return std::make_unique<ScheduleStagePass>(true); });
+    mlir::PassRegistration<ScheduleStagePass>(
+        [] { return std::make_unique<ScheduleStagePass>(false); });
     return true;
   }();
   (void)registered;
