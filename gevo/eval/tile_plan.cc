@@ -44,6 +44,11 @@ int64_t cacheTileFor(int64_t extent, int64_t reg, int64_t target) {
   return top;
 }
 
+/// Whether tiling a loop of `extent` by `tile` leaves a partial tile.
+bool partial(int64_t extent, int64_t tile) {
+  return extent == kDynamic || (tile != 0 && extent % tile != 0);
+}
+
 TileGroup planMatmul(llvm::ArrayRef<int64_t> extents) {
   TileGroup group;
   group.matmul = true;
@@ -51,13 +56,15 @@ TileGroup planMatmul(llvm::ArrayRef<int64_t> extents) {
   group.registerTile = {registerTileFor(m, 6, {6, 4, 5, 3, 2}),
                         registerTileFor(n, 16, {16, 8}),
                         registerTileFor(k, 4, {4, 3, 2})};
-  const int64_t targets[3] = {120, 256, 64};
+  const int64_t targets[3] = {120, 256, 256};
   for (int i = 0; i < 3; ++i) {
     int64_t reg = group.registerTile[i];
     // A loop the register tile takes whole needs no cache tile either.
     group.cacheTile.push_back(
         reg == 0 ? 0 : cacheTileFor(extents[i], reg, targets[i]));
     group.vectorShape.push_back(reg != 0 ? reg : extents[i]);
+    group.masked = group.masked || partial(extents[i], reg) ||
+                   partial(extents[i], group.cacheTile[i]);
   }
   return group;
 }
@@ -70,6 +77,7 @@ TileGroup planElementwise(llvm::ArrayRef<int64_t> extents) {
                              : (extents[i] == 1 ? 0 : 1);
     group.registerTile.push_back(tile);
     group.vectorShape.push_back(tile != 0 ? tile : extents[i]);
+    group.masked = group.masked || partial(extents[i], tile);
   }
   return group;
 }
@@ -79,15 +87,16 @@ std::string list(const std::vector<int64_t> &values) {
 }
 
 /// `%name = transform.structured.tile_using_for %target ...` with as many
-/// loop results as non-zero sizes; returns false (and writes nothing) when
-/// every size is zero.
-bool appendTiling(std::string &out, const std::string &result,
-                  const std::string &loops, const std::string &target,
-                  const std::vector<int64_t> &sizes, const std::string &extra) {
+/// loop results as non-zero sizes; returns that many (and writes nothing
+/// when it is zero).
+int64_t appendTiling(std::string &out, const std::string &result,
+                     const std::string &loops, const std::string &target,
+                     const std::vector<int64_t> &sizes,
+                     const std::string &extra) {
   int64_t count = std::count_if(sizes.begin(), sizes.end(),
                                 [](int64_t s) { return s != 0; });
   if (count == 0)
-    return false;
+    return 0;
   std::string types = "!transform.any_op";
   for (int64_t i = 0; i < count; ++i)
     absl::StrAppend(&types, ", !transform.any_op");
@@ -96,7 +105,7 @@ bool appendTiling(std::string &out, const std::string &result,
                   " = transform.structured.tile_using_for %", target,
                   " tile_sizes ", list(sizes), extra,
                   " : (!transform.any_op) -> (", types, ")\n");
-  return true;
+  return count;
 }
 
 std::string openSequence() {
@@ -173,7 +182,8 @@ std::string tensorStageText(const std::vector<TileGroup> &groups) {
     std::vector<int64_t> outer = group.registerTile;
     if (group.matmul)
       outer[2] = 0;
-    if (appendTiling(body, "t", "l", tiled, outer, ""))
+    int64_t loops = appendTiling(body, "t", "l", tiled, outer, "");
+    if (loops > 0)
       tiled = "t";
     bool kLoop = group.matmul && group.registerTile[2] != 0;
     if (kLoop) {
@@ -184,9 +194,18 @@ std::string tensorStageText(const std::vector<TileGroup> &groups) {
                     " vector_sizes ", list(group.vectorShape),
                     group.matmul ? " {create_named_contraction}" : "",
                     " : !transform.any_op\n");
-    if (kLoop)
-      absl::StrAppend(&body, "      transform.loop.hoist_loop_invariant_"
-                             "subsets %lk : !transform.any_op\n");
+    // Masked contractions are lowered before any canonicalisation can fold
+    // constants into their masks; the others after bufferisation, where the
+    // accumulator is hoisted out of the k loop first.
+    if (group.matmul && group.masked && loops > 0)
+      absl::StrAppend(&body, "      transform.apply_patterns to %l",
+                      loops > 1 ? "#0" : "",
+                      " {\n        transform.apply_patterns.vector."
+                      "lower_masked_transfers\n        transform.apply_"
+                      "patterns.vector.lower_contraction lowering_strategy = "
+                      "\"outerproduct\"\n        transform.apply_patterns."
+                      "vector.lower_outerproduct\n      } : "
+                      "!transform.any_op\n");
     absl::StrAppend(&out, openSequence(), body, "    }\n");
   }
   // Masks go before any canonicalisation folds constants into them.
@@ -196,9 +215,6 @@ std::string tensorStageText(const std::vector<TileGroup> &groups) {
       "(!transform.any_op) -> !transform.any_op\n"
       "      transform.apply_patterns to %f {\n"
       "        transform.apply_patterns.vector.lower_masked_transfers\n"
-      "        transform.apply_patterns.vector.lower_contraction "
-      "lowering_strategy = \"outerproduct\"\n"
-      "        transform.apply_patterns.vector.lower_outerproduct\n"
       "      } : !transform.any_op\n"
       "      transform.apply_patterns to %f {\n"
       "        transform.apply_patterns.canonicalization\n"

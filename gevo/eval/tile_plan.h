@@ -33,10 +33,12 @@ struct TileGroup {
   /// The vector shape of one tile (the register tile, or the loop's whole
   /// extent where it is not tiled).
   std::vector<int64_t> vectorShape;
+  /// Some tile is partial or dynamic: its vectors are masked.
+  bool masked = false;
   bool operator==(const TileGroup &other) const {
     return matmul == other.matmul && cacheTile == other.cacheTile &&
            registerTile == other.registerTile &&
-           vectorShape == other.vectorShape;
+           vectorShape == other.vectorShape && masked == other.masked;
   }
 };
 

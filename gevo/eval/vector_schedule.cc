@@ -30,14 +30,29 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%m: !transform.any_op):
       %f = transform.structured.match ops{["func.func"]} in %m
           : (!transform.any_op) -> !transform.any_op
-      %hoisted = transform.structured.hoist_redundant_vector_transfers %f
-          : (!transform.any_op) -> !transform.any_op
+      // Hoisting needs transfers on the buffer itself (not a subview), and
+      // indices defined outside the loop, once. One function at a time.
+      transform.foreach %f : !transform.any_op {
+      ^bb1(%fn: !transform.any_op):
+        transform.apply_patterns to %fn {
+          transform.apply_patterns.memref.fold_memref_alias_ops
+        } : !transform.any_op
+        %loops = transform.structured.match ops{["scf.for"]} in %fn
+            : (!transform.any_op) -> !transform.any_op
+        transform.apply_licm to %loops : !transform.any_op
+        transform.apply_cse to %fn : !transform.any_op
+        %hoisted = transform.structured.hoist_redundant_vector_transfers %fn
+            : (!transform.any_op) -> !transform.any_op
+      }
     }
     transform.sequence %root : !transform.any_op failures(suppress) {
     ^bb0(%m: !transform.any_op):
       %f = transform.structured.match ops{["func.func"]} in %m
           : (!transform.any_op) -> !transform.any_op
       transform.apply_patterns to %f {
+        transform.apply_patterns.vector.lower_contraction
+            lowering_strategy = "outerproduct"
+        transform.apply_patterns.vector.lower_outerproduct
         transform.apply_patterns.vector.lower_masks
         transform.apply_patterns.vector.transfer_permutation_patterns
         transform.apply_patterns.vector.lower_multi_reduction
