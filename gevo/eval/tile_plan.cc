@@ -150,8 +150,7 @@ void clearTileTags(mlir::ModuleOp module) {
 }
 
 std::string tensorStageText(const std::vector<TileGroup> &groups) {
-  std::string out = "module attributes {transform.with_named_sequence} {\n"
-                    "  transform.named_sequence @gevo_tensor_stage(\n"
+  std::string out = "  transform.named_sequence @gevo_tensor_stage(\n"
                     "      %root: !transform.any_op {transform.readonly}) {\n";
   // Cache tiles, k outermost; then canonicalise so that tiles that cover a
   // whole loop become static again.
@@ -219,7 +218,7 @@ std::string tensorStageText(const std::vector<TileGroup> &groups) {
       "      transform.apply_patterns to %f {\n"
       "        transform.apply_patterns.canonicalization\n"
       "      } : !transform.any_op\n    }\n"
-      "    transform.yield\n  }\n}\n");
+      "    transform.yield\n  }\n");
   return out;
 }
 

@@ -49,8 +49,9 @@ std::vector<TileGroup> planTiles(mlir::ModuleOp module);
 /// Removes the tags planTiles left (on ops the schedule did not replace).
 void clearTileTags(mlir::ModuleOp module);
 
-/// The transform module whose @gevo_tensor_stage tiles and vectorises the
-/// groups, then lowers masks and contractions and canonicalises.
+/// The named sequence @gevo_tensor_stage (transform-dialect text, to go in a
+/// module with transform.with_named_sequence) that tiles and vectorises the
+/// groups, then lowers masks and canonicalises.
 std::string tensorStageText(const std::vector<TileGroup> &groups);
 
 } // namespace gevo

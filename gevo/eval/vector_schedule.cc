@@ -5,6 +5,8 @@
 #include <map>
 #include <memory>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gevo/eval/tile_plan.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -23,7 +25,6 @@ namespace {
 // loop, then lower what is left of the vector ops to 1-D loads, stores and
 // arithmetic. Each step is its own sequence with failures suppressed.
 constexpr char kVectorStage[] = R"mlir(
-module attributes {transform.with_named_sequence} {
   transform.named_sequence @gevo_vector_stage(
       %root: !transform.any_op {transform.readonly}) {
     transform.sequence %root : !transform.any_op failures(suppress) {
@@ -68,8 +69,13 @@ module attributes {transform.with_named_sequence} {
     }
     transform.yield
   }
-}
 )mlir";
+
+/// A transform library holding `sequences`.
+std::string library(const std::string &sequences) {
+  return "module attributes {transform.with_named_sequence} {\n" + sequences +
+         "}\n";
+}
 
 /// Parses transform modules and keeps them for the context's lifetime
 /// (the tensor stage differs per module only in its tile groups, and a
@@ -142,7 +148,8 @@ public:
     mlir::ModuleOp module = getOperation();
     mlir::MLIRContext *context = module.getContext();
     if (!tensorStage) {
-      if (mlir::failed(applyStage(module, cache->get(context, kVectorStage),
+      if (mlir::failed(applyStage(module,
+                                  cache->get(context, library(kVectorStage)),
                                   "gevo_vector_stage")))
         signalPassFailure();
       return;
@@ -150,9 +157,9 @@ public:
     std::vector<TileGroup> groups = planTiles(module);
     if (groups.empty())
       return;
-    mlir::LogicalResult applied =
-        applyStage(module, cache->get(context, tensorStageText(groups)),
-                   "gevo_tensor_stage");
+    mlir::LogicalResult applied = applyStage(
+        module, cache->get(context, library(tensorStageText(groups))),
+        "gevo_tensor_stage");
     clearTileTags(module);
     if (mlir::failed(applied))
       signalPassFailure();
@@ -165,7 +172,22 @@ private:
 
 } // namespace
 
-std::string vectorStageText() { return kVectorStage; }
+std::string standaloneSchedule(mlir::ModuleOp module) {
+  return library(tensorStageText(planTiles(module)) + kVectorStage);
+}
+
+std::string standalonePipeline(const std::string &passes,
+                               const std::string &schedulePath) {
+  std::string out = absl::StrCat(
+      "transform-preload-library{transform-library-paths=", schedulePath, "}, ",
+      passes);
+  out = absl::StrReplaceAll(
+      out, {{"gevo-vectorize",
+             "transform-interpreter{entry-point=gevo_tensor_stage}"},
+            {"gevo-lower-vectors",
+             "transform-interpreter{entry-point=gevo_vector_stage}"}});
+  return out;
+}
 
 void registerVectorSchedulePasses() {
   static const bool registered = [] {

@@ -22,12 +22,19 @@
 
 #include <string>
 
+#include "mlir/IR/BuiltinOps.h"
+
 namespace gevo {
 
-/// The vector stage as transform-dialect text (a module with the named
-/// sequence @gevo_vector_stage); the tensor stage is planned per module
-/// (tile_plan.h).
-std::string vectorStageText();
+/// For stock mlir-opt (benchmarks, a user reproducing a lowering by hand):
+/// tags `module`'s linalg ops as gevo-vectorize would and returns a
+/// transform library with both stages for it. Print the module afterwards.
+std::string standaloneSchedule(mlir::ModuleOp module);
+
+/// `passes` with gevo-vectorize and gevo-lower-vectors replaced by
+/// transform-interpreter runs of the library at `schedulePath`.
+std::string standalonePipeline(const std::string &passes,
+                               const std::string &schedulePath);
 
 /// Registers gevo-vectorize and gevo-lower-vectors with MLIR's pass
 /// registry (once; safe to call again).
