@@ -15,6 +15,8 @@ packages=(
   libgtest-dev
   libgmock-dev
   libpagmo-dev
+  python3-numpy # the scaling bench's NumPy/OpenBLAS reference column
+  libopenblas0-pthread
 )
 
 missing=()

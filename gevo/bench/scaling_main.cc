@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -52,6 +53,16 @@ cl::opt<std::string>
 cl::opt<int> generations("generations",
                          cl::desc("Generations per search (default 3)"),
                          cl::init(3), cl::cat(category));
+cl::opt<std::string>
+    plainWidths("plain-widths",
+                cl::desc("Widths also run with the plain pipeline (default "
+                         "1,4; x16 takes minutes)"),
+                cl::init("1,4"), cl::cat(category));
+cl::opt<std::string>
+    python("python",
+           cl::desc("Python with NumPy for the reference column (default "
+                    "/usr/bin/python3; empty: none)"),
+           cl::init("/usr/bin/python3"), cl::cat(category));
 cl::opt<std::string> jsonPath("json",
                               cl::desc("Figures file (default scaling.json)"),
                               cl::init("scaling.json"), cl::cat(category));
@@ -166,6 +177,47 @@ std::pair<int, long> runChild(const std::vector<std::string> &args,
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
 }
 
+/// Runs //gevo:evaluate on `dir`'s workload; the parsed JSON report and
+/// the child's peak memory, or an error message.
+llvm::Expected<std::pair<llvm::json::Value, long>>
+evaluateChild(const std::string &evaluate, const std::string &dir,
+              const std::string &pipeline) {
+  std::vector<std::string> args = {evaluate, "--workload=" + dir, "--json"};
+  if (!pipeline.empty())
+    args.push_back("--pipeline=" + pipeline);
+  std::string output;
+  auto [status, peakKiB] = runChild(args, output);
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(output);
+  if (status == 0 && json && json->getAsObject())
+    return std::make_pair(std::move(*json), peakKiB);
+  if (!json)
+    llvm::consumeError(json.takeError());
+  return llvm::createStringError(
+      llvm::formatv("evaluate failed (exit {0}): {1}", status, output).str());
+}
+
+/// NumPy's milliseconds for width `factor`: {with weights drawn, forward
+/// only}, or {0, 0} when there is no Python with NumPy.
+std::pair<double, double> numpyMs(int factor) {
+  if (python.empty() || access(python.c_str(), X_OK) != 0)
+    return {0, 0};
+  std::string output;
+  auto [status, peak] =
+      runChild({python, gevo::findRunfile("gevo/bench/numpy_mlp.py"),
+                std::to_string(factor), "360", factor >= 16 ? "3" : "9"},
+               output);
+  (void)peak;
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(output);
+  if (status != 0 || !json || !json->getAsObject()) {
+    if (!json)
+      llvm::consumeError(json.takeError());
+    return {0, 0};
+  }
+  const llvm::json::Object *o = json->getAsObject();
+  return {o->getNumber("with_weights_ms").value_or(0),
+          o->getNumber("forward_ms").value_or(0)};
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -186,8 +238,13 @@ int main(int argc, char **argv) {
   llvm::json::Array evalRows, searchRows;
   std::string summary;
 
-  std::printf("%-8s %12s %8s %8s %9s %9s %9s\n", "width", "parameters", "parse",
-              "lower", "codegen", "run ms", "peak MiB");
+  // NumPy's BLAS and everything else on one thread.
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  setenv("OMP_NUM_THREADS", "1", 1);
+  std::vector<int> plainFactors = parseInts(plainWidths);
+  std::printf("%-6s %10s %6s %7s %8s %9s %9s %9s %9s %7s %8s\n", "width",
+              "parameters", "parse", "lower", "codegen", "run ms", "plain ms",
+              "numpy ms", "np fwd ms", "/numpy", "peak MiB");
   for (int factor : parseInts(widths)) {
     std::string dir = llvm::formatv("{0}/gevo_bench_scaling_x{1}", tmp, factor);
     std::system(("mkdir -p '" + dir + "'").c_str());
@@ -210,41 +267,58 @@ int main(int argc, char **argv) {
         {"objectives", llvm::json::Array{"runtime", "error"}}};
     std::ofstream(dir + "/workload.json")
         << llvm::formatv("{0:2}", llvm::json::Value(std::move(workload))).str();
-    std::string output;
-    auto [status, peakKiB] =
-        runChild({evaluate, "--workload=" + dir, "--json"}, output);
-    llvm::Expected<llvm::json::Value> json = llvm::json::parse(output);
-    if (status != 0 || !json) {
-      if (!json)
-        llvm::consumeError(json.takeError());
-      return gevo::reportBadInput(llvm::formatv("width x{0}: evaluate failed "
-                                                "(exit {1}): {2}",
-                                                factor, status, output)
-                                      .str());
-    }
-    const llvm::json::Object *o = json->getAsObject();
+    auto report = evaluateChild(evaluate, dir, "");
+    if (!report)
+      return gevo::reportBadInput(
+          llvm::formatv("width x{0}: {1}", factor,
+                        llvm::toString(report.takeError()))
+              .str());
+    long peakKiB = report->second;
+    const llvm::json::Object *o = report->first.getAsObject();
     auto number = [&](llvm::StringRef key) {
       return o->getNumber(key).value_or(0);
     };
+    double plainMs = 0;
+    if (std::find(plainFactors.begin(), plainFactors.end(), factor) !=
+        plainFactors.end()) {
+      auto plain = evaluateChild(evaluate, dir, "plain");
+      if (!plain)
+        return gevo::reportBadInput(
+            llvm::formatv("width x{0}, plain pipeline: {1}", factor,
+                          llvm::toString(plain.takeError()))
+                .str());
+      plainMs =
+          plain->first.getAsObject()->getNumber("run_ms_median").value_or(0);
+    }
+    auto [numpyWithWeights, numpyForward] = numpyMs(factor);
     int64_t h1 = 256 * factor, h2 = 128 * factor;
     int64_t parameters = 64 * h1 + h1 * h2 + h2 * 10;
     double runMs = number("run_ms_median");
-    std::printf("x%-7d %12lld %8.1f %8.1f %9.1f %9.1f %9.1f\n", factor,
-                static_cast<long long>(parameters), number("parse_ms"),
-                number("lower_ms"), number("codegen_ms"), runMs,
-                peakKiB / 1024.0);
+    double ratio = numpyWithWeights > 0 ? runMs / numpyWithWeights : 0;
+    std::printf("x%-5d %10lld %6.1f %7.1f %8.1f %9.1f %9.1f %9.1f %9.1f %6.2fx "
+                "%8.1f\n",
+                factor, static_cast<long long>(parameters), number("parse_ms"),
+                number("lower_ms"), number("codegen_ms"), runMs, plainMs,
+                numpyWithWeights, numpyForward, ratio, peakKiB / 1024.0);
     std::fflush(stdout);
-    evalRows.push_back(
-        llvm::json::Object{{"factor", factor},
-                           {"hidden", llvm::formatv("{0}x{1}", h1, h2).str()},
-                           {"parameters", parameters},
-                           {"parse_ms", number("parse_ms")},
-                           {"lower_ms", number("lower_ms")},
-                           {"codegen_ms", number("codegen_ms")},
-                           {"median_run_ms", runMs},
-                           {"peak_rss_mib", peakKiB / 1024.0}});
+    evalRows.push_back(llvm::json::Object{
+        {"factor", factor},
+        {"hidden", llvm::formatv("{0}x{1}", h1, h2).str()},
+        {"parameters", parameters},
+        {"parse_ms", number("parse_ms")},
+        {"lower_ms", number("lower_ms")},
+        {"codegen_ms", number("codegen_ms")},
+        {"median_run_ms", runMs},
+        {"lowered_with", o->getString("lowered_with").value_or("").str()},
+        {"plain_run_ms", plainMs},
+        {"numpy_ms", numpyWithWeights},
+        {"numpy_forward_ms", numpyForward},
+        {"vs_numpy", ratio},
+        {"peak_rss_mib", peakKiB / 1024.0}});
     absl::StrAppend(&summary, summary.empty() ? "" : ", ", "x", factor, " run ",
                     absl::StrFormat("%.1f", runMs), " ms");
+    if (ratio > 0)
+      absl::StrAppend(&summary, absl::StrFormat(" (%.2fx NumPy)", ratio));
   }
 
   std::printf("\n%-10s %7s %9s %11s %13s %14s\n", "population", "evals",

@@ -29,6 +29,7 @@
 #include "gevo/eval/harness.h"
 #include "gevo/eval/lowering.h"
 #include "gevo/eval/variant_session.h"
+#include "gevo/eval/vector_schedule.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/stopwatch.h"
@@ -251,6 +252,7 @@ int main(int argc, char **argv) {
     llvm::raw_string_ostream os(text);
     built.module->print(os);
     os.flush();
+    mlir::OwningOpRef<mlir::ModuleOp> variantCopy = built.module->clone();
     start = Clock::now();
     gevo::Measurement m =
         (*session)->evaluate(one, std::move(built.module), gevo::RunRequest());
@@ -262,13 +264,27 @@ int main(int argc, char **argv) {
       codegenMs.push_back(m.codegenMs);
       runMs.push_back(m.medianRunMs);
     }
-    std::string program = naiveProgram(text, *spec, arguments, resultType);
+    // The tool side lowers with the same pipeline: gevo-ml's own passes
+    // become transform-interpreter runs of the schedule planned for this
+    // variant (its ops tagged in the text the tools read).
+    std::string toolPipeline = (*session)->pipeline();
+    std::string toolText = text;
+    if (toolPipeline.find("gevo-") != std::string::npos) {
+      mlir::OwningOpRef<mlir::ModuleOp> tagged = variantCopy->clone();
+      std::string schedulePath = dir + "/naive_schedule.mlir";
+      std::ofstream(schedulePath) << gevo::standaloneSchedule(*tagged);
+      toolText.clear();
+      llvm::raw_string_ostream tos(toolText);
+      tagged->print(tos);
+      tos.flush();
+      toolPipeline = gevo::standalonePipeline(toolPipeline, schedulePath);
+    }
+    std::string program = naiveProgram(toolText, *spec, arguments, resultType);
     if (i == dumpVariant) {
       std::ofstream(dir + "/gevo_bench_variant.mlir") << text;
       std::ofstream(dir + "/gevo_bench_naive.mlir") << program;
     }
-    NaiveResult naive =
-        runNaive(program, dir, (*session)->pipeline(), validation);
+    NaiveResult naive = runNaive(program, dir, toolPipeline, validation);
     naiveMs.push_back(naive.ms);
     naiveOk += naive.ok;
     bool same = std::abs(m.validation.accuracy() - naive.accuracy) < 1e-9;

@@ -24,6 +24,7 @@ namespace {
 struct CompiledModule {
   std::unique_ptr<JitEntry> entry;
   double parseMs = 0, lowerMs = 0, codegenMs = 0;
+  LoweringNote lowering;
 };
 
 absl::StatusOr<CompiledModule>
@@ -32,8 +33,7 @@ compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
               const std::string &moduleText, const std::string &bufferName,
               const EvaluationOptions &options) {
   std::unique_ptr<mlir::MLIRContext> context = createContext();
-  std::string pipeline =
-      options.pipeline.empty() ? kDefaultCpuPipeline : options.pipeline;
+  const std::string &pipeline = options.pipeline;
   GEVO_RETURN_IF_ERROR(checkPipeline(*context, pipeline));
   GEVO_RETURN_IF_ERROR(checkLlvmPipeline(options.codegen.llvmPipeline));
   CompiledModule compiled;
@@ -46,7 +46,8 @@ compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
   GEVO_RETURN_IF_ERROR(checkSignature(spec, signature, arguments, data));
   requestCInterface(*module, spec.entry);
   start = std::chrono::steady_clock::now();
-  GEVO_RETURN_IF_ERROR(lowerToLLVMDialect(*module, pipeline));
+  GEVO_RETURN_IF_ERROR(
+      lowerToLLVMDialect(*module, pipeline, &compiled.lowering));
   compiled.lowerMs = millisecondsSince(start);
   start = std::chrono::steady_clock::now();
   GEVO_ASSIGN_OR_RETURN(compiled.entry,
@@ -69,8 +70,9 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
   EvaluationReport report;
   report.workload = spec.name;
   report.modulePath = bufferName;
-  report.pipeline =
-      options.pipeline.empty() ? kDefaultCpuPipeline : options.pipeline;
+  report.pipeline = resolvePipeline(options.pipeline).passes;
+  report.loweredWith = compiled.lowering.loweredWith;
+  report.fallbackReason = compiled.lowering.fallbackReason;
   report.parseMs = compiled.parseMs;
   report.lowerMs = compiled.lowerMs;
   report.codegenMs = compiled.codegenMs;
@@ -139,7 +141,10 @@ std::string toJson(const EvaluationReport &report) {
       {"run_ms_median", report.medianRunMs},
       {"run_ms", llvm::json::Array(report.runMs)},
       {"pipeline", report.pipeline},
+      {"lowered_with", report.loweredWith},
   };
+  if (!report.fallbackReason.empty())
+    object["fallback"] = report.fallbackReason;
   if (report.test.total > 0)
     object["test"] = score(report.test);
   std::string text;
@@ -167,6 +172,11 @@ std::string toText(const EvaluationReport &report) {
                       "  parse / lower / codegen  %.1f / %.1f / %.1f ms\n",
                       report.medianRunMs, report.runMs.size(), report.parseMs,
                       report.lowerMs, report.codegenMs));
+  absl::StrAppend(&text, "  lowered with         ", report.loweredWith,
+                  report.fallbackReason.empty()
+                      ? ""
+                      : " (fallback: " + report.fallbackReason + ")",
+                  "\n");
   return text;
 }
 

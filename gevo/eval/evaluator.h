@@ -20,7 +20,8 @@
 namespace gevo {
 
 struct EvaluationOptions {
-  /// MLIR pass pipeline, mlir-opt syntax; empty: kDefaultCpuPipeline.
+  /// MLIR pass pipeline, mlir-opt syntax, or a name ("vector", "plain");
+  /// empty: "vector", falling back to "plain" (lowering.h).
   std::string pipeline;
   CodegenOptions codegen;
   /// Negative: take the workload's timing settings.
@@ -41,6 +42,10 @@ struct EvaluationReport {
   std::vector<double> runMs;
   double medianRunMs = 0;
   std::string pipeline;
+  /// The pipeline whose code ran, and why the first choice failed (empty
+  /// when it did not).
+  std::string loweredWith;
+  std::string fallbackReason;
 };
 
 /// Evaluates the workload's module as it is on disk.

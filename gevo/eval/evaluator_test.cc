@@ -40,6 +40,9 @@ TEST(EvaluatorTest, TrainingWorkloadLearns) {
   EXPECT_EQ(report->runMs.size(), 1u);
   EXPECT_GT(report->lowerMs, 0);
   EXPECT_GT(report->codegenMs, 0);
+  // The training loop (scf.for over epochs and batches) vectorises whole.
+  EXPECT_EQ(report->loweredWith, "vector");
+  EXPECT_EQ(report->fallbackReason, "");
 }
 
 TEST(EvaluatorTest, PredictionWorkloadIsAccurate) {
@@ -48,6 +51,25 @@ TEST(EvaluatorTest, PredictionWorkloadIsAccurate) {
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_GE(report->validation.accuracy(), 0.95);
   EXPECT_GE(report->test.accuracy(), 0.93);
+  EXPECT_EQ(report->loweredWith, "vector");
+}
+
+TEST(EvaluatorTest, VectorAndPlainPipelinesScoreTheSame) {
+  for (const char *workload :
+       {"testdata/digits_mlp_train", "testdata/digits_mlp_predict"}) {
+    WorkloadSpec spec = loadSpec(workload);
+    EvaluationOptions plain = quick();
+    plain.pipeline = "plain";
+    absl::StatusOr<EvaluationReport> slow = evaluateWorkload(spec, plain);
+    absl::StatusOr<EvaluationReport> fast = evaluateWorkload(spec, quick());
+    ASSERT_TRUE(slow.ok()) << slow.status();
+    ASSERT_TRUE(fast.ok()) << fast.status();
+    EXPECT_EQ(slow->loweredWith, "plain");
+    EXPECT_EQ(fast->loweredWith, "vector");
+    // Summation order differs (vector lanes); predictions must not.
+    EXPECT_EQ(fast->validation.correct, slow->validation.correct) << workload;
+    EXPECT_EQ(fast->test.correct, slow->test.correct) << workload;
+  }
 }
 
 TEST(EvaluatorTest, OptimisationLevelsAgreeOnTheModel) {

@@ -6,16 +6,18 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/vector_schedule.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
 namespace gevo {
 
-const char kDefaultCpuPipeline[] =
+const char kPlainCpuPipeline[] =
     "inline, canonicalize, "
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map "
@@ -24,6 +26,25 @@ const char kDefaultCpuPipeline[] =
     "convert-linalg-to-loops, "
     "convert-scf-to-cf, expand-strided-metadata, lower-affine, "
     "convert-to-llvm, reconcile-unrealized-casts";
+
+const char kVectorCpuPipeline[] =
+    "inline, canonicalize, gevo-vectorize, "
+    "one-shot-bufferize{bufferize-function-boundaries=1 "
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops=1}, "
+    "buffer-deallocation-pipeline, convert-bufferization-to-memref, "
+    "gevo-lower-vectors, convert-vector-to-scf, convert-linalg-to-loops, "
+    "convert-scf-to-cf, expand-strided-metadata, lower-affine, "
+    "convert-vector-to-llvm, convert-to-llvm, reconcile-unrealized-casts";
+
+PipelineChoice resolvePipeline(const std::string &pipeline) {
+  std::string text(absl::StripAsciiWhitespace(pipeline));
+  if (text.empty() || text == kVectorPipelineName)
+    return {kVectorPipelineName, kVectorCpuPipeline, kPlainCpuPipeline};
+  if (text == kPlainPipelineName)
+    return {kPlainPipelineName, kPlainCpuPipeline, ""};
+  return {"custom", pipeline, ""};
+}
 
 namespace {
 
@@ -39,6 +60,7 @@ std::string stripModuleAnchor(const std::string &pipeline) {
 
 absl::Status buildPassManager(mlir::PassManager &pm,
                               const std::string &pipeline) {
+  registerVectorSchedulePasses();
   std::string error;
   llvm::raw_string_ostream errorStream(error);
   if (mlir::succeeded(mlir::parsePassPipeline(stripModuleAnchor(pipeline), pm,
@@ -54,33 +76,16 @@ absl::Status buildPassManager(mlir::PassManager &pm,
                      " (in '", pipeline, "')"));
   return absl::InvalidArgumentError(absl::StrCat(
       "--pipeline: error: cannot parse '", pipeline, "': ", firstLine));
-  return absl::OkStatus();
 }
 
-} // namespace
-
-absl::Status checkPipeline(mlir::MLIRContext &context,
-                           const std::string &pipeline) {
-  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
-  return buildPassManager(pm, pipeline);
-}
-
-absl::StatusOr<std::unique_ptr<Lowering>>
-Lowering::create(mlir::MLIRContext &context, const std::string &pipeline) {
-  std::unique_ptr<Lowering> lowering(new Lowering());
-  lowering->passManager = std::make_unique<mlir::PassManager>(
-      &context, mlir::ModuleOp::getOperationName());
-  if (absl::Status status = buildPassManager(*lowering->passManager, pipeline);
-      !status.ok())
-    return status;
-  return lowering;
-}
-
-Lowering::~Lowering() = default;
-
-absl::Status Lowering::run(mlir::ModuleOp module) {
+/// Runs `pm` and checks that only the LLVM dialect is left; with
+/// `verifyAtEnd` (for a pass manager that does not verify after each pass)
+/// also that the result verifies.
+absl::Status runToLLVMDialect(mlir::PassManager &pm, mlir::ModuleOp module,
+                              bool verifyAtEnd = false) {
   DiagnosticCollector diagnostics(*module.getContext());
-  if (mlir::failed(passManager->run(module)))
+  if (mlir::failed(pm.run(module)) ||
+      (verifyAtEnd && mlir::failed(mlir::verify(module))))
     return absl::InvalidArgumentError(
         diagnostics.message("lowering failed without a diagnostic"));
   mlir::Operation *leftOver = nullptr;
@@ -100,11 +105,75 @@ absl::Status Lowering::run(mlir::ModuleOp module) {
   return absl::OkStatus();
 }
 
+/// The first line of a (possibly multi-line) message.
+std::string firstLineOf(absl::string_view text) {
+  return std::string(text.substr(0, text.find('\n')));
+}
+
+} // namespace
+
+absl::Status checkPipeline(mlir::MLIRContext &context,
+                           const std::string &pipeline) {
+  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
+  return buildPassManager(pm, resolvePipeline(pipeline).passes);
+}
+
+absl::StatusOr<std::unique_ptr<Lowering>>
+Lowering::create(mlir::MLIRContext &context, const std::string &pipeline) {
+  return create(context, resolvePipeline(pipeline));
+}
+
+absl::StatusOr<std::unique_ptr<Lowering>>
+Lowering::create(mlir::MLIRContext &context, const PipelineChoice &choice) {
+  std::unique_ptr<Lowering> lowering(new Lowering());
+  lowering->pipelineChoice = choice;
+  lowering->passManager = std::make_unique<mlir::PassManager>(
+      &context, mlir::ModuleOp::getOperationName());
+  GEVO_RETURN_IF_ERROR(buildPassManager(*lowering->passManager, choice.passes));
+  // Verifying after each of ~25 passes costs ~12% of the vector pipeline's
+  // CPU time; it verifies once at the end instead, and a failure there falls
+  // back like any other.
+  if (!choice.fallbackPasses.empty())
+    lowering->passManager->enableVerifier(false);
+  if (!choice.fallbackPasses.empty()) {
+    lowering->fallbackManager = std::make_unique<mlir::PassManager>(
+        &context, mlir::ModuleOp::getOperationName());
+    GEVO_RETURN_IF_ERROR(
+        buildPassManager(*lowering->fallbackManager, choice.fallbackPasses));
+  }
+  return lowering;
+}
+
+Lowering::~Lowering() = default;
+
+absl::Status Lowering::run(mlir::ModuleOp module, LoweringNote *note) {
+  LoweringNote local;
+  LoweringNote &out = note ? *note : local;
+  out = LoweringNote{pipelineChoice.name, ""};
+  if (!fallbackManager)
+    return runToLLVMDialect(*passManager, module);
+  // The passes rewrite the module in place: keep what the fallback starts
+  // from.
+  mlir::OwningOpRef<mlir::ModuleOp> original = module.clone();
+  absl::Status status =
+      runToLLVMDialect(*passManager, module, /*verifyAtEnd=*/true);
+  if (status.ok())
+    return status;
+  out.fallbackReason = firstLineOf(status.message());
+  if (out.fallbackReason.empty())
+    out.fallbackReason = "the vector pipeline failed";
+  out.loweredWith = kPlainPipelineName;
+  module.getBodyRegion().takeBody(original->getBodyRegion());
+  module->setAttrs(original.get()->getAttrDictionary());
+  return runToLLVMDialect(*fallbackManager, module);
+}
+
 absl::Status lowerToLLVMDialect(mlir::ModuleOp module,
-                                const std::string &pipeline) {
+                                const std::string &pipeline,
+                                LoweringNote *note) {
   GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Lowering> lowering,
                         Lowering::create(*module.getContext(), pipeline));
-  return lowering->run(module);
+  return lowering->run(module, note);
 }
 
 } // namespace gevo

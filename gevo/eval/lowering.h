@@ -4,6 +4,12 @@
 // that what is left is the LLVM dialect only, so that a pipeline that silently
 // did nothing is reported instead of reaching the JIT.
 //
+// Two pipelines have names: "vector" (the default: linalg tiled and
+// vectorised for the host CPU, vector_schedule.h) and "plain" (linalg to
+// scalar loops). A module the vector pipeline cannot lower is lowered again,
+// from a copy taken before, with the plain one, and the run says so
+// (LoweringNote): a mutant the optimiser chokes on is measured, not lost.
+//
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_LOWERING_H
 #define GEVO_EVAL_LOWERING_H
@@ -22,13 +28,40 @@ class PassManager;
 
 namespace gevo {
 
-/// The default CPU pipeline: bufferize (function boundaries included, loop
+/// The plain CPU pipeline: bufferize (function boundaries included, loop
 /// results allowed), free buffers, lower the runtime-ownership clones that
 /// deallocation inserts when a function returns a loop-carried buffer (as
 /// mutants often do), linalg to loops, everything to LLVM.
-extern const char kDefaultCpuPipeline[];
+extern const char kPlainCpuPipeline[];
+/// The optimising CPU pipeline: as the plain one, with gevo-vectorize before
+/// bufferisation and gevo-lower-vectors and the vector lowering after it.
+extern const char kVectorCpuPipeline[];
+/// The plain pipeline under its old name, for callers that extend its text.
+inline constexpr const char *kDefaultCpuPipeline = kPlainCpuPipeline;
 
-/// Accepts `pass, pass{opt=v}` as well as the same list wrapped in
+/// The names `--pipeline` accepts besides pass lists. Empty means "vector".
+inline constexpr const char kVectorPipelineName[] = "vector";
+inline constexpr const char kPlainPipelineName[] = "plain";
+
+/// What `pipeline` (a name, empty, or pass text) runs: its pass text and,
+/// for "vector", the plain pipeline as the fallback.
+struct PipelineChoice {
+  std::string name; // "vector", "plain" or "custom"
+  std::string passes;
+  std::string fallbackPasses; // empty: no fallback
+};
+PipelineChoice resolvePipeline(const std::string &pipeline);
+
+/// How a module was lowered.
+struct LoweringNote {
+  /// The pipeline whose output the module holds ("vector", "plain", "custom").
+  std::string loweredWith;
+  /// Why the first choice failed, in one line; empty when it did not.
+  std::string fallbackReason;
+  bool fellBack() const { return !fallbackReason.empty(); }
+};
+
+/// Accepts a pipeline name, `pass, pass{opt=v}`, or the same list wrapped in
 /// `builtin.module(...)`. Errors start with `--pipeline:`.
 absl::Status checkPipeline(mlir::MLIRContext &context,
                            const std::string &pipeline);
@@ -36,7 +69,8 @@ absl::Status checkPipeline(mlir::MLIRContext &context,
 /// Runs `pipeline` on `module` in place and checks that only LLVM dialect ops
 /// remain. Errors carry the pass's diagnostics (`file:line:col: error: ...`).
 absl::Status lowerToLLVMDialect(mlir::ModuleOp module,
-                                const std::string &pipeline);
+                                const std::string &pipeline,
+                                LoweringNote *note = nullptr);
 
 /// A pipeline parsed once and run on many modules of one context (the
 /// search lowers every variant with the same one).
@@ -44,13 +78,18 @@ class Lowering {
 public:
   static absl::StatusOr<std::unique_ptr<Lowering>>
   create(mlir::MLIRContext &context, const std::string &pipeline);
+  /// With the passes and fallback given explicitly.
+  static absl::StatusOr<std::unique_ptr<Lowering>>
+  create(mlir::MLIRContext &context, const PipelineChoice &choice);
   ~Lowering();
   /// As lowerToLLVMDialect.
-  absl::Status run(mlir::ModuleOp module);
+  absl::Status run(mlir::ModuleOp module, LoweringNote *note = nullptr);
+  const PipelineChoice &choice() const { return pipelineChoice; }
 
 private:
   Lowering() = default;
-  std::unique_ptr<mlir::PassManager> passManager;
+  PipelineChoice pipelineChoice;
+  std::unique_ptr<mlir::PassManager> passManager, fallbackManager;
 };
 
 } // namespace gevo

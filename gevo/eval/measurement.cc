@@ -131,6 +131,8 @@ std::string toJsonLine(const Measurement &m) {
       {"static_cost", m.staticCost},
       {"lowered_ops", m.loweredOps},
   };
+  if (!m.loweringFallback.empty())
+    object["lowering_fallback"] = m.loweringFallback;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -154,6 +156,8 @@ absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text) {
   m.outcome = *outcome;
   if (auto detail = object->getString("detail"))
     m.detail = detail->str();
+  if (auto fallback = object->getString("lowering_fallback"))
+    m.loweringFallback = fallback->str();
   if (!readScore(object->getObject("validation"), m.validation) ||
       !readScore(object->getObject("test"), m.test))
     return absl::InvalidArgumentError("measurement has no valid scores");

@@ -52,6 +52,9 @@ struct Measurement {
   std::vector<double> runMs;
   double medianRunMs = 0;
   double parseMs = 0, lowerMs = 0, codegenMs = 0;
+  /// Set when the default (vector) pipeline could not lower the variant and
+  /// the plain one did: why, in one line. Its run time is then plain code's.
+  std::string loweringFallback;
   /// Estimated scalar operations executed (static_cost.h); deterministic.
   double staticCost = 0;
   /// LLVM-dialect ops after lowering (code size); deterministic.

@@ -97,8 +97,7 @@ EvaluationSession::create(const WorkloadSpec &spec,
   std::unique_ptr<EvaluationSession> session(new EvaluationSession());
   session->workload = spec;
   session->options = options;
-  session->pipelineText =
-      options.pipeline.empty() ? kDefaultCpuPipeline : options.pipeline;
+  session->pipelineText = resolvePipeline(options.pipeline).passes;
   GEVO_RETURN_IF_ERROR(checkLlvmPipeline(options.codegen.llvmPipeline));
   GEVO_ASSIGN_OR_RETURN(session->data, loadWorkloadData(spec));
   session->validationArguments =
@@ -108,7 +107,7 @@ EvaluationSession::create(const WorkloadSpec &spec,
   session->prepared = std::make_unique<Prepared>();
   GEVO_ASSIGN_OR_RETURN(
       session->prepared->lowering,
-      Lowering::create(*session->mlirContext, session->pipelineText));
+      Lowering::create(*session->mlirContext, options.pipeline));
   GEVO_ASSIGN_OR_RETURN(session->baselineModule,
                         loadModule(*session->mlirContext, spec.modulePath));
   GEVO_ASSIGN_OR_RETURN(
@@ -134,9 +133,13 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
 
   auto start = Clock::now();
   requestCInterface(variant, workload.entry);
-  if (absl::Status status = prepared->lowering->run(variant); !status.ok())
+  LoweringNote lowered;
+  if (absl::Status status = prepared->lowering->run(variant, &lowered);
+      !status.ok())
     return fail("lowering", status.message());
   header["lower_ms"] = millisecondsSince(start);
+  if (lowered.fellBack())
+    header["lowering_fallback"] = lowered.fallbackReason;
   int64_t loweredOps = 0;
   variant.walk([&](mlir::Operation *) { ++loweredOps; });
   header["lowered_ops"] = loweredOps;
@@ -287,6 +290,7 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
   m.lowerMs = header.getNumber("lower_ms").value_or(0);
   m.codegenMs = header.getNumber("codegen_ms").value_or(0);
   m.loweredOps = header.getNumber("lowered_ops").value_or(0);
+  m.loweringFallback = header.getString("lowering_fallback").value_or("").str();
   if (const llvm::json::Array *runs = header.getArray("run_ms"))
     for (const llvm::json::Value &run : *runs)
       m.runMs.push_back(run.getAsNumber().value_or(0));
