@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 
 #include "absl/strings/str_split.h"
 #include "analysis/ddmin.h"
@@ -25,6 +24,7 @@
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
+#include "gevo/workbench/workbench.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -84,13 +84,11 @@ int main(int argc, char **argv) {
       gevo::loadWorkloadSpec(gevo::findRunfile(workload));
   if (!spec.ok())
     return gevo::reportBadInput(std::string(spec.status().message()));
-  auto session =
-      gevo::EvaluationSession::create(*spec, gevo::EvaluationOptions());
-  if (!session.ok())
-    return gevo::reportBadInput(std::string(session.status().message()));
-  gevo::SandboxPool pool(
-      static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
-      gevo::SandboxLimits{60, int64_t(4) << 30});
+  auto bench = gevo::Workbench::create(*spec, gevo::WorkbenchOptions());
+  if (!bench.ok())
+    return gevo::reportBadInput(std::string(bench.status().message()));
+  if (absl::Status status = (*bench)->measureBaseline(); !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
   gevo::EffectOptions options;
   for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
     options.objectives.emplace_back(name);
@@ -122,7 +120,7 @@ int main(int argc, char **argv) {
     if (!patch.ok())
       continue;
     std::vector<gevo::Edit> edits = patch->edits();
-    gevo::PatchEffect referee(**session, pool, refereeCache, edits, options);
+    gevo::PatchEffect referee(**bench, edits, options, &refereeCache);
     std::optional<gevo::Measurement> full =
         referee.measure(gevo::allItems(edits.size()));
     if (!full || !full->ok())
@@ -139,7 +137,7 @@ int main(int argc, char **argv) {
       if (m == kExhaustive && static_cast<int>(edits.size()) > exhaustiveLimit)
         continue;
       gevo::FitnessCache cache; // each method pays for its own evaluations
-      gevo::PatchEffect effect(**session, pool, cache, edits, options);
+      gevo::PatchEffect effect(**bench, edits, options, &cache);
       absl::StatusOr<gevo::MinimizeResult> result =
           gevo::minimizePatch(effect, methods[m]);
       if (!result.ok())

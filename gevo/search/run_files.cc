@@ -89,40 +89,6 @@ std::map<Outcome, int64_t> readOutcomeCounts(const llvm::json::Object *object) {
 
 } // namespace
 
-std::string csvField(const std::string &text) {
-  if (text.find_first_of(",\"\n") == std::string::npos)
-    return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"')
-      quoted += '"';
-    quoted += c == '\n' ? ' ' : c;
-  }
-  return quoted + "\"";
-}
-
-std::vector<std::string> parseCsvLine(const std::string &line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      cell += '"'; // a doubled quote inside a quoted field
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      cells.push_back(cell);
-      cell.clear();
-    } else {
-      cell += c;
-    }
-  }
-  cells.push_back(cell);
-  return cells;
-}
-
 llvm::json::Value measurementJson(const Measurement &m) {
   llvm::Expected<llvm::json::Value> value = llvm::json::parse(toJsonLine(m));
   if (!value) {

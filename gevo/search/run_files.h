@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "gevo/search/individual.h"
+#include "gevo/support/csv.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
@@ -66,11 +67,6 @@ private:
   std::ofstream file;
   std::vector<std::string> objectives;
 };
-
-/// `text` as one CSV field (quoted when it holds a comma, quote or newline).
-std::string csvField(const std::string &text);
-/// The fields of one CSV line as csvField writes them (quotes removed).
-std::vector<std::string> parseCsvLine(const std::string &line);
 
 /// A measurement as a JSON value (as the cache and checkpoint store it).
 llvm::json::Value measurementJson(const Measurement &measurement);

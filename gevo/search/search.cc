@@ -14,20 +14,17 @@
 #include <limits>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "gevo/eval/variant_session.h"
-#include "gevo/ir/op_address.h"
-#include "gevo/search/fitness_cache.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/search/progress.h"
 #include "gevo/search/run_files.h"
 #include "gevo/search/search_outputs.h"
 #include "gevo/search/variation.h"
+#include "gevo/workbench/workbench.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -94,17 +91,13 @@ private:
   SearchConfig config;
   std::vector<std::string> objectives;
   WorkloadSpec spec;
-  std::unique_ptr<EvaluationSession> session;
-  std::unique_ptr<SandboxPool> pool;
+  std::unique_ptr<Workbench> bench;
   std::unique_ptr<Variation> variation;
   std::unique_ptr<BatchEvaluator> evaluator;
-  FitnessCache cache;
   HistoryWriter history;
   Rng rng;
   Checkpoint state;
   std::set<std::string> archiveKeys;
-  Measurement baseline;
-  double timeoutSeconds = 0;
   ProgressLine progress;
   bool quiet;
   Clock::time_point started;
@@ -117,10 +110,13 @@ absl::Status SearchRun::prepare(bool resume) {
   GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
   if (config.population < 2)
     return absl::InvalidArgumentError("--population must be at least 2");
-  if (config.workers <= 0)
-    config.workers = std::max(1u, std::thread::hardware_concurrency());
-  GEVO_ASSIGN_OR_RETURN(session,
-                        EvaluationSession::create(spec, config.evaluation));
+  WorkbenchOptions benchOptions;
+  benchOptions.evaluation = config.evaluation;
+  benchOptions.workers = config.workers;
+  benchOptions.timeoutSeconds = config.timeoutSeconds;
+  benchOptions.memoryBytes = config.memoryBytes;
+  GEVO_ASSIGN_OR_RETURN(bench, Workbench::create(spec, benchOptions));
+  config.workers = bench->workers();
   GEVO_RETURN_IF_ERROR(makeDirectory(config.outDir));
   bool hasRun = fileExists(path("checkpoint.json"));
   if (hasRun && !resume)
@@ -131,14 +127,14 @@ absl::Status SearchRun::prepare(bool resume) {
   if (resume && !hasRun)
     return absl::NotFoundError(
         absl::StrCat(config.outDir, ": no checkpoint.json to resume from"));
-  GEVO_RETURN_IF_ERROR(cache.open(path("cache.jsonl")));
+  GEVO_RETURN_IF_ERROR(bench->cache().open(path("cache.jsonl")));
   if (!config.importCache.empty())
-    GEVO_RETURN_IF_ERROR(cache.import(config.importCache));
+    GEVO_RETURN_IF_ERROR(bench->cache().import(config.importCache));
   MutationOptions mutation;
   mutation.kinds = config.operators;
   mutation.functions = config.functions;
   mutation.opPrefixes = config.opPrefixes;
-  variation = std::make_unique<Variation>(session->baseline(), mutation);
+  variation = std::make_unique<Variation>(bench->unmodified(), mutation);
   rng.seed(config.seed);
   if (resume) {
     GEVO_ASSIGN_OR_RETURN(std::string text,
@@ -159,32 +155,9 @@ absl::Status SearchRun::prepare(bool resume) {
 }
 
 absl::Status SearchRun::measureBaseline() {
-  // A first, generous limit: nothing is known about the program yet.
-  pool = std::make_unique<SandboxPool>(
-      config.workers,
-      SandboxLimits{config.timeoutSeconds > 0 ? config.timeoutSeconds : 600,
-                    config.memoryBytes});
-  baseline = session->evaluate(
-      *pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
-      RunRequest());
-  if (!baseline.ok())
-    return absl::InvalidArgumentError(
-        absl::StrCat(spec.modulePath, ": the unmodified program fails (",
-                     toString(baseline.outcome), "): ", baseline.detail));
-  cache.insert(modelFingerprint(session->baseline()), baseline);
-  int warmup =
-      config.evaluation.warmup >= 0 ? config.evaluation.warmup : spec.warmup;
-  int repeats =
-      config.evaluation.repeats > 0 ? config.evaluation.repeats : spec.repeats;
-  double totalSeconds = (baseline.lowerMs + baseline.codegenMs +
-                         (warmup + repeats) * baseline.medianRunMs) /
-                        1000;
-  timeoutSeconds = config.timeoutSeconds > 0
-                       ? config.timeoutSeconds
-                       : std::max(2.0, 5 * totalSeconds + 1);
-  pool->setLimits(SandboxLimits{timeoutSeconds, config.memoryBytes});
-  evaluator =
-      std::make_unique<BatchEvaluator>(*session, *pool, cache, *variation);
+  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
+  bench->cache().insert(bench->unmodifiedKey(), bench->baseline());
+  evaluator = std::make_unique<BatchEvaluator>(*bench);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   return absl::OkStatus();
@@ -204,7 +177,7 @@ double SearchRun::archiveHypervolume() const {
   std::vector<Objectives> points;
   for (size_t i : archiveFront())
     points.push_back(normalizedObjectives(state.archive[i].measurement,
-                                          baseline, objectives));
+                                          bench->baseline(), objectives));
   return hypervolume(points, Objectives(objectives.size(), 1.0));
 }
 
@@ -375,13 +348,14 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"module", spec.modulePath},
       {"objectives", llvm::json::Array(objectives)},
       {"workers", config.workers},
-      {"timeout_s", timeoutSeconds},
+      {"timeout_s", bench ? bench->timeoutSeconds() : 0.0},
       {"generations_done", state.generation},
       {"evaluations", evaluator ? evaluator->counts.evaluations : 0},
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
-  object["baseline"] = measurementJson(baseline);
+  object["baseline"] =
+      measurementJson(bench ? bench->baseline() : Measurement());
   return writeFileAtomically(path("run.json"),
                              jsonText(llvm::json::Value(std::move(object))));
 }
@@ -438,7 +412,7 @@ absl::Status SearchRun::report(SearchResult &result) {
   result.workloadName = spec.name;
   result.modulePath = spec.modulePath;
   result.objectives = objectives;
-  result.baseline = baseline;
+  result.baseline = bench->baseline();
   result.counts = evaluator->counts;
   result.generationsDone = state.generation;
   result.hypervolume = archiveHypervolume();
@@ -455,32 +429,24 @@ absl::Status SearchRun::report(SearchResult &result) {
           front[i * (front.size() - 1) / std::max(1, config.frontLimit - 1)]);
     front = picked;
   }
-  // Noise control: every member and the unmodified program itself, each
-  // interleaved with the unmodified program in one child.
-  RunRequest request;
-  request.scoreTest = true;
-  request.interleavedPairs = std::max(1, config.frontRepeats);
-  pool->setLimits(SandboxLimits{timeoutSeconds * (2 + config.frontRepeats),
-                                config.memoryBytes});
+  // Noise control: every member and the unmodified program itself,
+  // each interleaved with the unmodified program in one child.
   result.front.resize(front.size());
+  std::vector<std::vector<Edit>> lists;
   for (size_t k = 0; k < front.size(); ++k) {
     result.front[k].individual = state.archive[front[k]];
-    BuiltVariant built = variation->build(result.front[k].individual.edits);
-    session->submit(*pool, std::move(built.module), request,
-                    [&result, k](Measurement m) {
-                      result.front[k].remeasured = std::move(m);
-                    });
+    lists.push_back(result.front[k].individual.edits);
   }
-  session->submit(
-      *pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
-      request,
-      [&result](Measurement m) { result.baselineRemeasured = std::move(m); });
-  pool->wait();
+  Workbench::AgainstUnmodified again = bench->measureAgainstUnmodified(
+      lists, config.frontRepeats, /*scoreTest=*/true);
+  for (size_t k = 0; k < front.size(); ++k)
+    result.front[k].remeasured = std::move(again.variants[k]);
+  result.baselineRemeasured = std::move(again.unmodified);
   if (result.baselineRemeasured.ok())
     result.runtimeNoise = std::max(
         0.02, 2 * std::fabs(1 - result.baselineRemeasured.runtimeRatio));
 
-  return writeFrontFiles(result, modelFingerprint(session->baseline()),
+  return writeFrontFiles(result, bench->unmodifiedKey(),
                          state.operators);
 }
 
