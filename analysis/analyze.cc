@@ -19,10 +19,10 @@
 #include "gevo/eval/lowering.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
-#include "gevo/support/csv.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
+#include "gevo/workbench/run_directory.h"
 #include "gevo/workbench/workbench.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -296,49 +296,23 @@ analyzePatches(const std::string &workloadPath,
 
 absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
                                           AnalyzeOptions options) {
-  GEVO_ASSIGN_OR_RETURN(std::string runText,
-                        readFile(runDir + "/run.json", "run file"));
-  llvm::Expected<llvm::json::Value> run = llvm::json::parse(runText);
-  if (!run)
-    return absl::InvalidArgumentError(
-        absl::StrCat(runDir, "/run.json: ", llvm::toString(run.takeError())));
-  const llvm::json::Object *config =
-      run->getAsObject() ? run->getAsObject()->getObject("config") : nullptr;
-  if (!config || !config->getString("workload"))
-    return absl::InvalidArgumentError(runDir + "/run.json: no config.workload");
-  std::string workloadPath = config->getString("workload")->str();
-  std::vector<std::string> objectives;
-  if (const llvm::json::Array *list =
-          run->getAsObject()->getArray("objectives"))
-    for (const llvm::json::Value &name : *list)
-      objectives.push_back(name.getAsString().value_or("").str());
+  RunDirectory run(runDir);
+  GEVO_ASSIGN_OR_RETURN(RunInfo info, run.readRun());
   if (options.effect.objectives.empty())
-    options.effect.objectives = objectives;
+    options.effect.objectives = info.objectives;
   if (options.importCache.empty())
-    options.importCache = runDir + "/cache.jsonl";
-
-  GEVO_ASSIGN_OR_RETURN(std::string frontText,
-                        readFile(runDir + "/front.json", "front file"));
-  llvm::Expected<llvm::json::Value> front = llvm::json::parse(frontText);
-  if (!front)
-    return absl::InvalidArgumentError(absl::StrCat(
-        runDir, "/front.json: ", llvm::toString(front.takeError())));
+    options.importCache = run.cachePath();
+  GEVO_ASSIGN_OR_RETURN(std::vector<FrontEntry> front, run.readFront());
   std::vector<std::pair<std::string, Patch>> patches;
   std::set<std::string> frontKeys;
-  if (const llvm::json::Array *members =
-          front->getAsObject()->getArray("members"))
-    for (const llvm::json::Value &member : *members) {
-      const llvm::json::Object *m = member.getAsObject();
-      if (!m || !m->getString("patch"))
-        continue;
-      std::string name = m->getString("patch")->str();
-      if (auto key = m->getString("key"))
-        frontKeys.insert(key->str());
-      GEVO_ASSIGN_OR_RETURN(Patch patch, loadPatch(runDir + "/" + name));
-      patches.push_back({name, std::move(patch)});
-    }
+  for (const FrontEntry &member : front) {
+    if (!member.key.empty())
+      frontKeys.insert(member.key);
+    GEVO_ASSIGN_OR_RETURN(Patch patch, run.readPatch(member.patchPath));
+    patches.push_back({member.patchPath, std::move(patch)});
+  }
   GEVO_ASSIGN_OR_RETURN(AnalysisReport report,
-                        analyzePatches(workloadPath, patches, options));
+                        analyzePatches(info.workloadPath, patches, options));
   report.source = runDir;
 
   // Every evaluated variant from history.csv.
@@ -348,21 +322,17 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
                                               ScatterPoint::Kind::Baseline;
                                      }),
                       report.points.end());
-  std::ifstream history(runDir + "/history.csv");
-  std::string line;
-  std::getline(history, line);
-  std::vector<std::string> header = parseCsvLine(line);
-  auto column = [&](const std::string &name) {
-    return std::find(header.begin(), header.end(), name) - header.begin();
-  };
-  size_t keyColumn = column("key"), outcomeColumn = column("outcome");
-  size_t xColumn = report.objectives.size() >= 2 ? column(report.objectives[0])
-                                                 : header.size();
-  size_t yColumn = report.objectives.size() >= 2 ? column(report.objectives[1])
-                                                 : header.size();
+  CsvTable history = run.readHistory();
+  size_t keyColumn = history.column("key");
+  size_t outcomeColumn = history.column("outcome");
+  size_t xColumn = report.objectives.size() >= 2
+                       ? history.column(report.objectives[0])
+                       : history.header.size();
+  size_t yColumn = report.objectives.size() >= 2
+                       ? history.column(report.objectives[1])
+                       : history.header.size();
   std::set<std::string> seen;
-  while (std::getline(history, line)) {
-    std::vector<std::string> cells = parseCsvLine(line);
+  for (const std::vector<std::string> &cells : history.rows) {
     if (xColumn >= cells.size() || yColumn >= cells.size() ||
         outcomeColumn >= cells.size() || cells[outcomeColumn] != "ok" ||
         !seen.insert(cells[keyColumn]).second)
@@ -375,12 +345,9 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
     p.label = absl::StrCat("generation ", cells[0], ": ", cells[keyColumn]);
     report.points.push_back(p);
   }
-  std::ifstream operators(runDir + "/operators.csv");
-  if (std::getline(operators, line)) {
-    report.operatorHeader = parseCsvLine(line);
-    while (std::getline(operators, line))
-      report.operatorRows.push_back(parseCsvLine(line));
-  }
+  CsvTable operators = run.readOperators();
+  report.operatorHeader = operators.header;
+  report.operatorRows = operators.rows;
   return report;
 }
 

@@ -21,9 +21,9 @@
 #include "analysis/ddmin.h"
 #include "analysis/minimize.h"
 #include "gevo/bench/figures.h"
-#include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
+#include "gevo/workbench/run_directory.h"
 #include "gevo/workbench/workbench.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -58,28 +58,14 @@ int main(int argc, char **argv) {
                                    &llvm::errs()))
     return 2;
   std::string dir = gevo::resolveUserPath(runDir);
-  absl::StatusOr<std::string> runText =
-      gevo::readFile(dir + "/run.json", "run file");
-  absl::StatusOr<std::string> frontText =
-      gevo::readFile(dir + "/front.json", "front file");
-  if (!runText.ok() || !frontText.ok())
+  gevo::RunDirectory run(dir);
+  absl::StatusOr<gevo::RunInfo> info = run.readRun();
+  absl::StatusOr<std::vector<gevo::FrontEntry>> front = run.readFront();
+  if (!info.ok() || !front.ok())
     return gevo::reportBadInput(std::string(
-        (!runText.ok() ? runText.status() : frontText.status()).message()));
-  llvm::Expected<llvm::json::Value> run = llvm::json::parse(*runText);
-  llvm::Expected<llvm::json::Value> front = llvm::json::parse(*frontText);
-  if (!run || !front) {
-    if (!run)
-      llvm::consumeError(run.takeError());
-    if (!front)
-      llvm::consumeError(front.takeError());
-    return gevo::reportBadInput(dir + ": malformed run.json or front.json");
-  }
+        (!info.ok() ? info.status() : front.status()).message()));
   // A search records its workload as it found it: maybe in its runfiles.
-  std::string workload = run->getAsObject()
-                             ->getObject("config")
-                             ->getString("workload")
-                             .value_or("")
-                             .str();
+  std::string workload = info->workloadPath;
   absl::StatusOr<gevo::WorkloadSpec> spec =
       gevo::loadWorkloadSpec(gevo::findRunfile(workload));
   if (!spec.ok())
@@ -112,11 +98,9 @@ int main(int argc, char **argv) {
   for (int m = 0; m < kMethods; ++m)
     std::printf(" | %-14s", "kept/evals");
   std::printf("\n");
-  for (const llvm::json::Value &member :
-       *front->getAsObject()->getArray("members")) {
-    std::string name =
-        member.getAsObject()->getString("patch").value_or("").str();
-    absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(dir + "/" + name);
+  for (const gevo::FrontEntry &member : *front) {
+    const std::string &name = member.patchPath;
+    absl::StatusOr<gevo::Patch> patch = run.readPatch(name);
     if (!patch.ok())
       continue;
     std::vector<gevo::Edit> edits = patch->edits();

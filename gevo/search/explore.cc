@@ -10,7 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
-#include "gevo/search/run_files.h"
+#include "gevo/support/csv.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
 #include "gevo/workbench/workbench.h"

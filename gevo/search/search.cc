@@ -21,9 +21,12 @@
 #include "absl/strings/str_join.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/search/progress.h"
-#include "gevo/search/run_files.h"
+#include "gevo/search/checkpoint.h"
 #include "gevo/search/search_outputs.h"
+#include "gevo/ir/mutation_support.h"
 #include "gevo/search/variation.h"
+#include "gevo/workbench/history_writer.h"
+#include "gevo/workbench/run_directory.h"
 #include "gevo/workbench/workbench.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
@@ -39,28 +42,11 @@ namespace {
 using Clock = SteadyClock;
 using Rng = std::mt19937_64;
 
-bool chance(double p, Rng &rng) {
-  return std::uniform_real_distribution<double>(0, 1)(rng) < p;
-}
-
-std::string jsonText(llvm::json::Value value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}", value);
-  os.flush();
-  return text + "\n";
-}
-
-bool fileExists(const std::string &path) {
-  struct stat info;
-  return ::stat(path.c_str(), &info) == 0;
-}
-
 /// Everything one run holds while it goes.
 class SearchRun {
 public:
   SearchRun(SearchConfig config, std::FILE *progressStream)
-      : config(std::move(config)),
+      : config(std::move(config)), dir(this->config.outDir),
         progress(progressStream ? progressStream : stderr,
                  progressStream && ProgressLine::isTerminal(progressStream)),
         quiet(progressStream == nullptr) {}
@@ -84,11 +70,9 @@ private:
   ProgressState progressState() const;
   std::vector<size_t> archiveFront() const;
   double archiveHypervolume() const;
-  std::string path(const std::string &name) const {
-    return config.outDir + "/" + name;
-  }
 
   SearchConfig config;
+  RunDirectory dir;
   std::vector<std::string> objectives;
   WorkloadSpec spec;
   std::unique_ptr<Workbench> bench;
@@ -117,8 +101,8 @@ absl::Status SearchRun::prepare(bool resume) {
   benchOptions.memoryBytes = config.memoryBytes;
   GEVO_ASSIGN_OR_RETURN(bench, Workbench::create(spec, benchOptions));
   config.workers = bench->workers();
-  GEVO_RETURN_IF_ERROR(makeDirectory(config.outDir));
-  bool hasRun = fileExists(path("checkpoint.json"));
+  GEVO_RETURN_IF_ERROR(dir.create());
+  bool hasRun = dir.hasCheckpoint();
   if (hasRun && !resume)
     return absl::AlreadyExistsError(
         absl::StrCat(config.outDir,
@@ -127,7 +111,7 @@ absl::Status SearchRun::prepare(bool resume) {
   if (resume && !hasRun)
     return absl::NotFoundError(
         absl::StrCat(config.outDir, ": no checkpoint.json to resume from"));
-  GEVO_RETURN_IF_ERROR(bench->cache().open(path("cache.jsonl")));
+  GEVO_RETURN_IF_ERROR(bench->cache().open(dir.cachePath()));
   if (!config.importCache.empty())
     GEVO_RETURN_IF_ERROR(bench->cache().import(config.importCache));
   MutationOptions mutation;
@@ -137,20 +121,19 @@ absl::Status SearchRun::prepare(bool resume) {
   variation = std::make_unique<Variation>(bench->unmodified(), mutation);
   rng.seed(config.seed);
   if (resume) {
-    GEVO_ASSIGN_OR_RETURN(std::string text,
-                          readFile(path("checkpoint.json"), "checkpoint"));
+    GEVO_ASSIGN_OR_RETURN(std::string text, dir.readCheckpoint());
     GEVO_ASSIGN_OR_RETURN(state,
-                          parseCheckpoint(text, path("checkpoint.json")));
+                          parseCheckpoint(text, dir.file("checkpoint.json")));
     std::istringstream rngState(state.rngState);
     rngState >> rng;
     if (!rngState)
-      return absl::InvalidArgumentError(path("checkpoint.json") +
+      return absl::InvalidArgumentError(dir.file("checkpoint.json") +
                                         ": unreadable random-number state");
     for (const Individual &individual : state.archive)
       archiveKeys.insert(individual.key);
     elapsedBefore = state.elapsedSeconds;
   }
-  return history.open(path("history.csv"), objectives,
+  return history.open(dir.historyPath(), objectives,
                       resume ? state.generation : -1);
 }
 
@@ -208,7 +191,8 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
       progress.update(progressState());
   });
   for (const Individual &individual : batch) {
-    history.append(generation, individual);
+    history.append(generation, individual.key, individual.edits,
+                   individual.measurement, individual.cached);
     if (individual.newestKind) {
       OperatorStats &stats = state.operators[*individual.newestKind];
       ++stats.variants;
@@ -337,7 +321,7 @@ absl::Status SearchRun::saveCheckpoint() {
   state.rngState = rngState.str();
   state.counts = evaluator->counts;
   state.elapsedSeconds = elapsedBefore + secondsSince(started);
-  return writeFileAtomically(path("checkpoint.json"), toJsonText(state));
+  return dir.writeCheckpoint(toJsonText(state));
 }
 
 absl::Status SearchRun::writeRunJson(const char *status) {
@@ -356,8 +340,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
   };
   object["baseline"] =
       measurementJson(bench ? bench->baseline() : Measurement());
-  return writeFileAtomically(path("run.json"),
-                             jsonText(llvm::json::Value(std::move(object))));
+  return dir.writeRun(std::move(object));
 }
 
 absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
@@ -474,19 +457,12 @@ absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
   return run.run(resume);
 }
 
-absl::StatusOr<SearchConfig> loadRunConfig(const std::string &dir) {
-  std::string file = dir + "/run.json";
-  GEVO_ASSIGN_OR_RETURN(std::string text, readFile(file, "run file"));
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
-  if (!value)
-    return absl::InvalidArgumentError(absl::StrCat(
-        file, ": malformed JSON: ", llvm::toString(value.takeError())));
-  const llvm::json::Object *object = value->getAsObject();
-  const llvm::json::Value *config = object ? object->get("config") : nullptr;
-  if (!config)
-    return absl::InvalidArgumentError(file + ": no \"config\"");
-  GEVO_ASSIGN_OR_RETURN(SearchConfig parsed, configFromJson(*config, file));
-  parsed.outDir = dir;
+absl::StatusOr<SearchConfig> loadRunConfig(const std::string &path) {
+  RunDirectory dir(path);
+  GEVO_ASSIGN_OR_RETURN(RunInfo run, dir.readRun());
+  GEVO_ASSIGN_OR_RETURN(SearchConfig parsed,
+                        configFromJson(run.config, dir.file("run.json")));
+  parsed.outDir = path;
   return parsed;
 }
 
