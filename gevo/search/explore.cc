@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
+#include "gevo/search/search.h"
 #include "gevo/support/csv.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -35,13 +36,8 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
   std::vector<std::string> objectives =
       config.objectives.empty() ? spec.objectives : config.objectives;
   GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
-  WorkbenchOptions benchOptions;
-  benchOptions.evaluation = config.evaluation;
-  benchOptions.workers = config.workers;
-  benchOptions.timeoutSeconds = config.timeoutSeconds;
-  benchOptions.memoryBytes = config.memoryBytes;
   GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Workbench> bench,
-                        Workbench::create(spec, benchOptions));
+                        Workbench::create(spec, workbenchOptions(config)));
   GEVO_RETURN_IF_ERROR(bench->measureBaseline());
   const Measurement &baseline = bench->baseline();
 

@@ -1,40 +1,26 @@
-//===- search.cc - The search run: NSGA-II or random over edit lists ------===//
+//===- search.cc - The search run: an algorithm with its files around it --===//
 
 #include "gevo/search/search.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <limits>
 #include <set>
 #include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
+#include "gevo/search/algorithm.h"
+#include "gevo/search/batch_evaluator.h"
+#include "gevo/search/checkpoint.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/search/progress.h"
-#include "gevo/search/checkpoint.h"
 #include "gevo/search/search_outputs.h"
-#include "gevo/ir/mutation_support.h"
 #include "gevo/search/variation.h"
-#include "gevo/workbench/history_writer.h"
-#include "gevo/workbench/run_directory.h"
-#include "gevo/workbench/workbench.h"
-#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
-#include "replay/patch.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "gevo/workbench/history_writer.h"
+#include "gevo/workbench/run_directory.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace gevo {
 namespace {
@@ -57,10 +43,6 @@ private:
   absl::Status prepare(bool resume);
   absl::Status measureBaseline();
   void evaluateGeneration(std::vector<Individual> &batch, int generation);
-  std::vector<Individual> initialPopulation();
-  std::vector<Individual> offspring();
-  std::vector<Individual> randomBatch(int size);
-  void survive(std::vector<Individual> offspring);
   absl::Status saveCheckpoint();
   absl::Status writeRunJson(const char *status);
   absl::Status report(SearchResult &result);
@@ -78,6 +60,7 @@ private:
   std::unique_ptr<Workbench> bench;
   std::unique_ptr<Variation> variation;
   std::unique_ptr<BatchEvaluator> evaluator;
+  std::unique_ptr<SearchAlgorithm> algorithm;
   HistoryWriter history;
   Rng rng;
   Checkpoint state;
@@ -94,12 +77,8 @@ absl::Status SearchRun::prepare(bool resume) {
   GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
   if (config.population < 2)
     return absl::InvalidArgumentError("--population must be at least 2");
-  WorkbenchOptions benchOptions;
-  benchOptions.evaluation = config.evaluation;
-  benchOptions.workers = config.workers;
-  benchOptions.timeoutSeconds = config.timeoutSeconds;
-  benchOptions.memoryBytes = config.memoryBytes;
-  GEVO_ASSIGN_OR_RETURN(bench, Workbench::create(spec, benchOptions));
+  GEVO_ASSIGN_OR_RETURN(bench,
+                        Workbench::create(spec, workbenchOptions(config)));
   config.workers = bench->workers();
   GEVO_RETURN_IF_ERROR(dir.create());
   bool hasRun = dir.hasCheckpoint();
@@ -120,6 +99,7 @@ absl::Status SearchRun::prepare(bool resume) {
   mutation.opPrefixes = config.opPrefixes;
   variation = std::make_unique<Variation>(bench->unmodified(), mutation);
   rng.seed(config.seed);
+  algorithm = makeAlgorithm(AlgorithmContext{config, *variation, objectives, rng});
   if (resume) {
     GEVO_ASSIGN_OR_RETURN(std::string text, dir.readCheckpoint());
     GEVO_ASSIGN_OR_RETURN(state,
@@ -207,114 +187,6 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
   history.flush();
 }
 
-std::vector<Individual> SearchRun::initialPopulation() {
-  std::vector<Individual> population(config.population);
-  auto draw = [&](Individual &individual) {
-    int length = std::uniform_int_distribution<int>(
-        1, std::max(1, config.initialEdits))(rng);
-    individual = Individual();
-    individual.edits = variation->randomList(length, rng);
-    if (!individual.edits.empty())
-      individual.newestKind = individual.edits.back().kind;
-  };
-  for (Individual &individual : population)
-    draw(individual);
-  evaluateGeneration(population, 0);
-  // Validity-aware: redraw the ones that failed, twice at most.
-  for (int round = 0; round < 2; ++round) {
-    std::vector<size_t> failed;
-    for (size_t i = 0; i < population.size(); ++i)
-      if (!population[i].feasible())
-        failed.push_back(i);
-    if (failed.empty())
-      break;
-    std::vector<Individual> redrawn(failed.size());
-    for (Individual &individual : redrawn)
-      draw(individual);
-    evaluateGeneration(redrawn, 0);
-    for (size_t k = 0; k < failed.size(); ++k)
-      if (redrawn[k].feasible())
-        population[failed[k]] = std::move(redrawn[k]);
-  }
-  return population;
-}
-
-std::vector<Individual> SearchRun::offspring() {
-  std::vector<Objectives> points;
-  std::vector<bool> feasible;
-  for (const Individual &individual : state.population) {
-    points.push_back(objectivesOf(individual));
-    feasible.push_back(individual.feasible());
-  }
-  Ranking ranking = rankPopulation(points, feasible);
-  int immigrants =
-      static_cast<int>(std::lround(config.immigrantRate * config.population));
-  std::vector<Individual> children = randomBatch(immigrants);
-  while (static_cast<int>(children.size()) < config.population) {
-    const Individual &a = state.population[tournament(ranking, rng)];
-    const Individual &b = state.population[tournament(ranking, rng)];
-    std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits, b.edits};
-    if (chance(config.crossoverRate, rng))
-      lists = crossoverLists(a.edits, b.edits, rng);
-    for (std::vector<Edit> *list : {&lists.first, &lists.second}) {
-      if (static_cast<int>(children.size()) >= config.population)
-        break;
-      Individual child;
-      child.edits = *list;
-      // A child that repeats a parent would only spend a slot on a cache
-      // hit: it is mutated then, whatever the mutation rate says.
-      bool repeatsParent = child.edits == a.edits || child.edits == b.edits;
-      if (repeatsParent || chance(config.mutationRate, rng)) {
-        std::vector<Edit> before = child.edits;
-        child.edits = variation->mutate(
-            before, repeatsParent ? 0.0 : config.removeRate, rng);
-        if (child.edits.size() > before.size())
-          child.newestKind = child.edits.back().kind;
-      }
-      children.push_back(std::move(child));
-    }
-  }
-  return children;
-}
-
-std::vector<Individual> SearchRun::randomBatch(int size) {
-  std::vector<Individual> batch(size);
-  for (Individual &individual : batch) {
-    int length = std::uniform_int_distribution<int>(
-        1, std::max(1, config.maxRandomEdits))(rng);
-    individual.edits = variation->randomList(length, rng);
-    if (!individual.edits.empty())
-      individual.newestKind = individual.edits.back().kind;
-  }
-  return batch;
-}
-
-void SearchRun::survive(std::vector<Individual> children) {
-  std::vector<Individual> merged = std::move(state.population);
-  for (Individual &child : children)
-    merged.push_back(std::move(child));
-  // Equal variants once each, so that copies do not crowd out diversity;
-  // duplicates come back only if there are too few distinct ones.
-  std::vector<Individual> distinct, duplicates;
-  std::set<std::string> seen;
-  for (Individual &individual : merged)
-    (seen.insert(individual.key).second ? distinct : duplicates)
-        .push_back(std::move(individual));
-  std::vector<Objectives> points;
-  std::vector<bool> feasible;
-  for (const Individual &individual : distinct) {
-    points.push_back(objectivesOf(individual));
-    feasible.push_back(individual.feasible());
-  }
-  std::vector<Individual> next;
-  for (size_t i : selectSurvivors(points, feasible, config.population))
-    next.push_back(std::move(distinct[i]));
-  for (Individual &individual : duplicates)
-    if (static_cast<int>(next.size()) < config.population)
-      next.push_back(std::move(individual));
-  state.population = std::move(next);
-}
-
 absl::Status SearchRun::saveCheckpoint() {
   std::ostringstream rngState;
   rngState << rng;
@@ -348,13 +220,12 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   GEVO_RETURN_IF_ERROR(prepare(resume));
   GEVO_RETURN_IF_ERROR(measureBaseline());
   GEVO_RETURN_IF_ERROR(writeRunJson("running"));
+  EvaluateBatch evaluate = [this](std::vector<Individual> &batch,
+                                  int generation) {
+    evaluateGeneration(batch, generation);
+  };
   if (!resume) {
-    if (config.algorithm == Algorithm::Nsga2) {
-      state.population = initialPopulation();
-    } else {
-      std::vector<Individual> batch = randomBatch(config.population);
-      evaluateGeneration(batch, 0);
-    }
+    state.population = algorithm->initialPopulation(evaluate);
     GEVO_RETURN_IF_ERROR(saveCheckpoint());
     if (!quiet)
       progress.generationDone(progressState());
@@ -367,14 +238,8 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
       break;
     auto generationStart = Clock::now();
     int generation = state.generation + 1;
-    if (config.algorithm == Algorithm::Nsga2) {
-      std::vector<Individual> children = offspring();
-      evaluateGeneration(children, generation);
-      survive(std::move(children));
-    } else {
-      std::vector<Individual> batch = randomBatch(config.population);
-      evaluateGeneration(batch, generation);
-    }
+    state.population =
+        algorithm->evolve(std::move(state.population), generation, evaluate);
     state.generation = generation;
     GEVO_RETURN_IF_ERROR(saveCheckpoint());
     if (!quiet)
@@ -434,6 +299,15 @@ absl::Status SearchRun::report(SearchResult &result) {
 }
 
 } // namespace
+
+WorkbenchOptions workbenchOptions(const SearchConfig &config) {
+  WorkbenchOptions options;
+  options.evaluation = config.evaluation;
+  options.workers = config.workers;
+  options.timeoutSeconds = config.timeoutSeconds;
+  options.memoryBytes = config.memoryBytes;
+  return options;
+}
 
 std::vector<double>
 normalizedObjectives(const Measurement &m, const Measurement &baseline,
