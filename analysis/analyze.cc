@@ -44,8 +44,8 @@ std::pair<std::string, std::string> touchedOps(mlir::ModuleOp baseline,
                                                size_t index) {
   // The edits before it, as the minimal patch applies them.
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      buildVariant(baseline, std::vector<Edit>(edits.begin(),
-                                               edits.begin() + index))
+      buildVariant(baseline,
+                   std::vector<Edit>(edits.begin(), edits.begin() + index))
           .module;
   const Edit &edit = edits[index];
   AddressIndex addresses(*module);

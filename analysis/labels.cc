@@ -58,10 +58,9 @@ EffectLabel labelEdit(mlir::ModuleOp baseline, const WorkloadSpec &spec,
                       const EditEvidence &evidence) {
   // The module the edits before it make (those that apply).
   mlir::OwningOpRef<mlir::ModuleOp> before =
-      buildVariant(baseline,
-                   std::vector<Edit>(edits.begin(),
-                                     edits.begin() +
-                                         std::min(index, edits.size())))
+      buildVariant(baseline, std::vector<Edit>(
+                                 edits.begin(),
+                                 edits.begin() + std::min(index, edits.size())))
           .module;
   const Edit &edit = edits[index];
   RoleMap roles(*before, spec);

@@ -62,8 +62,8 @@ int main(int argc, char **argv) {
   absl::StatusOr<gevo::RunInfo> info = run.readRun();
   absl::StatusOr<std::vector<gevo::FrontEntry>> front = run.readFront();
   if (!info.ok() || !front.ok())
-    return gevo::reportBadInput(std::string(
-        (!info.ok() ? info.status() : front.status()).message()));
+    return gevo::reportBadInput(
+        std::string((!info.ok() ? info.status() : front.status()).message()));
   // A search records its workload as it found it: maybe in its runfiles.
   std::string workload = info->workloadPath;
   absl::StatusOr<gevo::WorkloadSpec> spec =

@@ -68,10 +68,10 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
       if (!edit.ok())
         continue;
       ++summary.proposed;
-      proposals.push_back(Proposal{
-          absl::StrCat(toString(kind), ",",
-                       csvField(toString(*index.refOf(op)))),
-          *edit});
+      proposals.push_back(
+          Proposal{absl::StrCat(toString(kind), ",",
+                                csvField(toString(*index.refOf(op)))),
+                   *edit});
     }
   }
 
@@ -92,16 +92,16 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
     std::string row =
         absl::StrCat(proposals[i].prefix, ",", toString(m.outcome));
     for (const std::string &name : objectives)
-      absl::StrAppend(
-          &row, ",",
-          m.ok() ? absl::StrFormat("%.6g", objectiveValue(m, name)) : "");
+      absl::StrAppend(&row, ",",
+                      m.ok() ? absl::StrFormat("%.6g", objectiveValue(m, name))
+                             : "");
     double ratio = m.ok() && baseline.medianRunMs > 0
                        ? m.medianRunMs / baseline.medianRunMs
                        : 0;
     absl::StrAppend(
         &row, ",", absl::StrFormat("%.4f", m.validation.accuracy()), ",",
-        absl::StrFormat("%+.4f",
-                        m.validation.accuracy() - baseline.validation.accuracy()),
+        absl::StrFormat("%+.4f", m.validation.accuracy() -
+                                     baseline.validation.accuracy()),
         ",", absl::StrFormat("%.3f", ratio), ",",
         csvField(printEdit(proposals[i].edit)), ",", csvField(m.detail), "\n");
     csv << row;
@@ -109,7 +109,8 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
     summary.cacheHits += !variant.ran;
     ++measured;
     if (progress && (live || measured % 50 == 0))
-      std::fprintf(progress, "%sexplore: %lld of %lld edits measured, %lld ok%s",
+      std::fprintf(progress,
+                   "%sexplore: %lld of %lld edits measured, %lld ok%s",
                    live ? "\r" : "", static_cast<long long>(measured),
                    static_cast<long long>(summary.proposed),
                    static_cast<long long>(summary.ok), live ? "" : "\n");

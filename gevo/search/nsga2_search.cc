@@ -43,9 +43,9 @@ Nsga2Search::initialPopulation(const EvaluateBatch &evaluate) {
   return population;
 }
 
-std::vector<Individual>
-Nsga2Search::evolve(std::vector<Individual> population, int generation,
-                    const EvaluateBatch &evaluate) {
+std::vector<Individual> Nsga2Search::evolve(std::vector<Individual> population,
+                                            int generation,
+                                            const EvaluateBatch &evaluate) {
   std::vector<Individual> children = offspring(population);
   evaluate(children, generation);
   return survivors(std::move(population), std::move(children));

@@ -8,8 +8,7 @@
 
 namespace gevo {
 
-std::vector<Individual> randomBatch(const AlgorithmContext &context,
-                                    int size) {
+std::vector<Individual> randomBatch(const AlgorithmContext &context, int size) {
   std::vector<Individual> batch(size);
   for (Individual &individual : batch)
     individual = drawIndividual(context, context.config.maxRandomEdits);
@@ -24,7 +23,8 @@ RandomSearch::initialPopulation(const EvaluateBatch &evaluate) {
 std::vector<Individual> RandomSearch::evolve(std::vector<Individual>,
                                              int generation,
                                              const EvaluateBatch &evaluate) {
-  std::vector<Individual> batch = randomBatch(context, context.config.population);
+  std::vector<Individual> batch =
+      randomBatch(context, context.config.population);
   evaluate(batch, generation);
   return batch;
 }

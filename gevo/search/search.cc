@@ -99,7 +99,8 @@ absl::Status SearchRun::prepare(bool resume) {
   mutation.opPrefixes = config.opPrefixes;
   variation = std::make_unique<Variation>(bench->unmodified(), mutation);
   rng.seed(config.seed);
-  algorithm = makeAlgorithm(AlgorithmContext{config, *variation, objectives, rng});
+  algorithm =
+      makeAlgorithm(AlgorithmContext{config, *variation, objectives, rng});
   if (resume) {
     GEVO_ASSIGN_OR_RETURN(std::string text, dir.readCheckpoint());
     GEVO_ASSIGN_OR_RETURN(state,
@@ -294,8 +295,7 @@ absl::Status SearchRun::report(SearchResult &result) {
     result.runtimeNoise = std::max(
         0.02, 2 * std::fabs(1 - result.baselineRemeasured.runtimeRatio));
 
-  return writeFrontFiles(result, bench->unmodifiedKey(),
-                         state.operators);
+  return writeFrontFiles(result, bench->unmodifiedKey(), state.operators);
 }
 
 } // namespace

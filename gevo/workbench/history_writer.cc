@@ -51,8 +51,8 @@ absl::Status HistoryWriter::open(const std::string &path,
 }
 
 void HistoryWriter::append(int generation, const std::string &key,
-                           const std::vector<Edit> &edits,
-                           const Measurement &m, bool cached) {
+                           const std::vector<Edit> &edits, const Measurement &m,
+                           bool cached) {
   file << generation << "," << key << "," << toString(m.outcome) << ","
        << edits.size() << "," << csvField(kindsOf(edits));
   for (const std::string &name : objectives) {
@@ -64,8 +64,8 @@ void HistoryWriter::append(int generation, const std::string &key,
   file << "," << absl::StrFormat("%.4f", m.validation.accuracy()) << ","
        << absl::StrFormat("%.3f", m.medianRunMs) << ","
        << absl::StrFormat("%.1f", m.lowerMs) << ","
-       << absl::StrFormat("%.1f", m.codegenMs) << ","
-       << (cached ? 1 : 0) << "," << csvField(m.detail) << "\n";
+       << absl::StrFormat("%.1f", m.codegenMs) << "," << (cached ? 1 : 0) << ","
+       << csvField(m.detail) << "\n";
 }
 
 } // namespace gevo

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "llvm/Support/JSON.h"
 #include "replay/patch.h"
+#include "llvm/Support/JSON.h"
 
 namespace gevo {
 

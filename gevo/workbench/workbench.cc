@@ -28,9 +28,8 @@ Workbench::create(const WorkloadSpec &spec, WorkbenchOptions options) {
       bench->options.workers > 0
           ? bench->options.workers
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  GEVO_ASSIGN_OR_RETURN(
-      bench->session,
-      EvaluationSession::create(spec, bench->options.evaluation));
+  GEVO_ASSIGN_OR_RETURN(bench->session, EvaluationSession::create(
+                                            spec, bench->options.evaluation));
   bench->baselineKey = modelFingerprint(bench->session->baseline());
   bench->pool = std::make_unique<SandboxPool>(
       bench->workerCount,
@@ -62,10 +61,10 @@ absl::Status Workbench::measureBaseline() {
       *pool, mlir::OwningOpRef<mlir::ModuleOp>(unmodified().clone()),
       RunRequest());
   if (!baselineMeasurement.ok())
-    return absl::InvalidArgumentError(absl::StrCat(
-        spec().modulePath, ": the unmodified program fails (",
-        toString(baselineMeasurement.outcome),
-        "): ", baselineMeasurement.detail));
+    return absl::InvalidArgumentError(
+        absl::StrCat(spec().modulePath, ": the unmodified program fails (",
+                     toString(baselineMeasurement.outcome),
+                     "): ", baselineMeasurement.detail));
   const EvaluationOptions &evaluation = options.evaluation;
   int warmup = evaluation.warmup >= 0 ? evaluation.warmup : spec().warmup;
   int repeats = evaluation.repeats > 0 ? evaluation.repeats : spec().repeats;

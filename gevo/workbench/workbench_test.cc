@@ -61,10 +61,9 @@ TEST_F(WorkbenchTest, MeasuresEachDistinctVariantOnce) {
   Edit half = setConstant("0.5");
   std::vector<std::vector<Edit>> lists = {{}, {half}, {half}, {}};
   size_t arrived = 0;
-  std::vector<MeasuredVariant> first = bench->measure(
-      lists, BatchRequest(), [&](size_t, const MeasuredVariant &) {
-        ++arrived;
-      });
+  std::vector<MeasuredVariant> first =
+      bench->measure(lists, BatchRequest(),
+                     [&](size_t, const MeasuredVariant &) { ++arrived; });
   EXPECT_EQ(arrived, lists.size());
   ASSERT_EQ(first.size(), lists.size());
   EXPECT_TRUE(first[0].ran);
