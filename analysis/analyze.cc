@@ -9,7 +9,6 @@
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -20,11 +19,11 @@
 #include "gevo/eval/lowering.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
-#include "gevo/search/fitness_cache.h"
-#include "gevo/search/run_files.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
+#include "gevo/workbench/run_directory.h"
+#include "gevo/workbench/workbench.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -43,9 +42,11 @@ std::string printOp(mlir::Operation *op) {
 std::pair<std::string, std::string> touchedOps(mlir::ModuleOp baseline,
                                                const std::vector<Edit> &edits,
                                                size_t index) {
-  mlir::OwningOpRef<mlir::ModuleOp> module(baseline.clone());
-  for (size_t i = 0; i < index; ++i)
-    (void)applyEdit(*module, edits[i]);
+  // The edits before it, as the minimal patch applies them.
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      buildVariant(baseline,
+                   std::vector<Edit>(edits.begin(), edits.begin() + index))
+          .module;
   const Edit &edit = edits[index];
   AddressIndex addresses(*module);
   std::vector<mlir::Operation *> shown;
@@ -70,8 +71,7 @@ std::pair<std::string, std::string> touchedOps(mlir::ModuleOp baseline,
   for (mlir::Operation *op : shown) {
     if (targetGoes && op == target) {
       absl::StrAppend(&after, after.empty() ? "" : "\n", "// (",
-                      toString(edit.kind) == std::string("delete") ? "deleted"
-                                                                   : "replaced",
+                      edit.kind == EditKind::Delete ? "deleted" : "replaced",
                       ") ", edit.target.opName);
       continue;
     }
@@ -89,8 +89,8 @@ std::string describe(const std::optional<Measurement> &m) {
                          m->runtimeRatio);
 }
 
-/// One analysis over one workload: sessions, pool and cache shared by every
-/// patch analysed.
+/// One analysis over one workload: workbenches (as built for the search, and
+/// optimized) shared by every patch analysed.
 class Analyzer {
 public:
   static absl::StatusOr<std::unique_ptr<Analyzer>>
@@ -100,30 +100,25 @@ public:
     GEVO_ASSIGN_OR_RETURN(a->spec, loadWorkloadSpec(workloadPath));
     if (a->options.effect.objectives.empty())
       a->options.effect.objectives = a->spec.objectives;
-    GEVO_ASSIGN_OR_RETURN(
-        a->session, EvaluationSession::create(a->spec, EvaluationOptions()));
+    WorkbenchOptions benchOptions;
+    benchOptions.workers = a->options.workers;
+    GEVO_ASSIGN_OR_RETURN(a->bench, Workbench::create(a->spec, benchOptions));
     if (a->options.checkOptimized) {
-      EvaluationOptions optimized;
-      optimized.pipeline =
+      WorkbenchOptions optimized = benchOptions;
+      optimized.evaluation.pipeline =
           std::string("canonicalize, cse, ") + kDefaultCpuPipeline;
-      optimized.codegen.llvmPipeline = "default<O3>";
-      optimized.codegen.optLevel = 3;
-      GEVO_ASSIGN_OR_RETURN(a->optimizedSession,
-                            EvaluationSession::create(a->spec, optimized));
+      optimized.evaluation.codegen.llvmPipeline = "default<O3>";
+      optimized.evaluation.codegen.optLevel = 3;
+      GEVO_ASSIGN_OR_RETURN(a->optimizedBench,
+                            Workbench::create(a->spec, optimized));
     }
-    int workers = a->options.workers > 0
-                      ? a->options.workers
-                      : static_cast<int>(
-                            std::max(1u, std::thread::hardware_concurrency()));
     if (!a->options.importCache.empty())
-      GEVO_RETURN_IF_ERROR(a->cache.import(a->options.importCache));
-    a->pool = std::make_unique<SandboxPool>(
-        workers, SandboxLimits{120, int64_t(4) << 30});
+      GEVO_RETURN_IF_ERROR(a->bench->cache().import(a->options.importCache));
     return a;
   }
 
   const WorkloadSpec &workload() const { return spec; }
-  EvaluationSession &evaluation() { return *session; }
+  Workbench &workbench() { return *bench; }
   const AnalyzeOptions &settings() const { return options; }
 
   VariantFinding analyze(const std::string &name, const Patch &patch) {
@@ -134,7 +129,7 @@ public:
     if (options.progress)
       std::fprintf(options.progress, "analyze: %s (%zu edits)\n", name.c_str(),
                    edits.size());
-    PatchEffect effect(*session, *pool, cache, edits, options.effect);
+    PatchEffect effect(*bench, edits, options.effect);
     absl::StatusOr<MinimizeResult> minimized =
         minimizePatch(effect, options.minimizer);
     if (!minimized.ok()) {
@@ -159,7 +154,7 @@ public:
     std::ofstream(options.outDir + "/" + v.minimizedPath)
         << printPatch(minimalPatch);
 
-    PatchEffect minimalEffect(*session, *pool, cache, minimal, options.effect);
+    PatchEffect minimalEffect(*bench, minimal, options.effect);
     Ablation ablation = ablate(minimalEffect);
     v.minimal = ablation.full;
     for (size_t i = 0; i < minimal.size(); ++i) {
@@ -172,18 +167,18 @@ public:
       EditFinding finding;
       finding.line = printEdit(minimal[i]);
       finding.label =
-          labelEdit(session->baseline(), spec, minimal, i, evidence);
+          labelEdit(bench->unmodified(), spec, minimal, i, evidence);
       finding.relation = ablation.relations[i];
       finding.alone = ablation.alone[i];
       finding.without = ablation.without[i];
       std::tie(finding.before, finding.after) =
-          touchedOps(session->baseline(), minimal, i);
+          touchedOps(bench->unmodified(), minimal, i);
       v.edits.push_back(std::move(finding));
     }
     for (const PairEffect &pair : ablation.pairs)
       v.pairs.push_back(PairFinding{pair.first + 1, pair.second + 1,
                                     pair.relation, describe(pair.together)});
-    if (optimizedSession)
+    if (optimizedBench)
       v.optimized = checkOptimized(minimal, ablation);
     return v;
   }
@@ -197,15 +192,18 @@ private:
                                 const Ablation &ablation) {
     OptimizedCheck check;
     check.checked = true;
-    RunRequest request;
-    request.interleavedPairs = std::max(1, options.effect.pairs);
+    // Both measured afresh, each interleaved with the unmodified program.
+    auto measureOnce = [&](const std::vector<Edit> &edits, double maxSeconds) {
+      FitnessCache fresh;
+      BatchRequest request;
+      request.run.interleavedPairs = std::max(1, options.effect.pairs);
+      request.cache = &fresh;
+      request.maxSeconds = maxSeconds;
+      return *optimizedBench->measure({edits}, request)[0].measurement;
+    };
     if (!optimizedBaseline) {
       SteadyClock::time_point start = SteadyClock::now();
-      optimizedBaseline =
-          optimizedSession->evaluate(*pool,
-                                     mlir::OwningOpRef<mlir::ModuleOp>(
-                                         optimizedSession->baseline().clone()),
-                                     request);
+      optimizedBaseline = measureOnce({}, 0);
       optimizedSeconds = secondsSince(start);
     }
     if (!optimizedBaseline->ok()) {
@@ -218,16 +216,8 @@ private:
     // run beside it) gets five times as long as the unmodified program's
     // took, as in the search, and never less than 5 s: an optimized variant
     // that hangs is reported in seconds, not after the pool's limit.
-    Variation variation(optimizedSession->baseline(), MutationOptions());
-    BuiltVariant built = variation.build(minimal);
-    SandboxLimits limits = pool->currentLimits();
-    SandboxLimits bounded = limits;
-    bounded.timeoutSeconds =
-        std::min(limits.timeoutSeconds, std::max(5.0, 5 * optimizedSeconds));
-    pool->setLimits(bounded);
     Measurement variant =
-        optimizedSession->evaluate(*pool, std::move(built.module), request);
-    pool->setLimits(limits);
+        measureOnce(minimal, std::max(5.0, 5 * optimizedSeconds));
     if (!variant.ok()) {
       check.detail =
           absl::StrCat("optimized build: ", toString(variant.outcome), " (",
@@ -261,11 +251,9 @@ private:
 
   AnalyzeOptions options;
   WorkloadSpec spec;
-  std::unique_ptr<EvaluationSession> session, optimizedSession;
+  std::unique_ptr<Workbench> bench, optimizedBench;
   std::optional<Measurement> optimizedBaseline;
   double optimizedSeconds = 0; // its evaluation's wall time
-  std::unique_ptr<SandboxPool> pool;
-  FitnessCache cache;
 };
 
 } // namespace
@@ -280,12 +268,8 @@ analyzePatches(const std::string &workloadPath,
   AnalysisReport report;
   report.workload = analyzer->workload().name;
   report.objectives = analyzer->settings().effect.objectives;
-  SandboxPool pool(1, SandboxLimits{120, int64_t(4) << 30});
-  report.baseline = analyzer->evaluation().evaluate(
-      pool,
-      mlir::OwningOpRef<mlir::ModuleOp>(
-          analyzer->evaluation().baseline().clone()),
-      RunRequest());
+  GEVO_RETURN_IF_ERROR(analyzer->workbench().measureBaseline());
+  report.baseline = analyzer->workbench().baseline();
   size_t limit = options.maxVariants > 0 ? options.maxVariants : patches.size();
   for (size_t i = 0; i < patches.size() && i < limit; ++i)
     report.variants.push_back(
@@ -312,49 +296,23 @@ analyzePatches(const std::string &workloadPath,
 
 absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
                                           AnalyzeOptions options) {
-  GEVO_ASSIGN_OR_RETURN(std::string runText,
-                        readFile(runDir + "/run.json", "run file"));
-  llvm::Expected<llvm::json::Value> run = llvm::json::parse(runText);
-  if (!run)
-    return absl::InvalidArgumentError(
-        absl::StrCat(runDir, "/run.json: ", llvm::toString(run.takeError())));
-  const llvm::json::Object *config =
-      run->getAsObject() ? run->getAsObject()->getObject("config") : nullptr;
-  if (!config || !config->getString("workload"))
-    return absl::InvalidArgumentError(runDir + "/run.json: no config.workload");
-  std::string workloadPath = config->getString("workload")->str();
-  std::vector<std::string> objectives;
-  if (const llvm::json::Array *list =
-          run->getAsObject()->getArray("objectives"))
-    for (const llvm::json::Value &name : *list)
-      objectives.push_back(name.getAsString().value_or("").str());
+  RunDirectory run(runDir);
+  GEVO_ASSIGN_OR_RETURN(RunInfo info, run.readRun());
   if (options.effect.objectives.empty())
-    options.effect.objectives = objectives;
+    options.effect.objectives = info.objectives;
   if (options.importCache.empty())
-    options.importCache = runDir + "/cache.jsonl";
-
-  GEVO_ASSIGN_OR_RETURN(std::string frontText,
-                        readFile(runDir + "/front.json", "front file"));
-  llvm::Expected<llvm::json::Value> front = llvm::json::parse(frontText);
-  if (!front)
-    return absl::InvalidArgumentError(absl::StrCat(
-        runDir, "/front.json: ", llvm::toString(front.takeError())));
+    options.importCache = run.cachePath();
+  GEVO_ASSIGN_OR_RETURN(std::vector<FrontEntry> front, run.readFront());
   std::vector<std::pair<std::string, Patch>> patches;
   std::set<std::string> frontKeys;
-  if (const llvm::json::Array *members =
-          front->getAsObject()->getArray("members"))
-    for (const llvm::json::Value &member : *members) {
-      const llvm::json::Object *m = member.getAsObject();
-      if (!m || !m->getString("patch"))
-        continue;
-      std::string name = m->getString("patch")->str();
-      if (auto key = m->getString("key"))
-        frontKeys.insert(key->str());
-      GEVO_ASSIGN_OR_RETURN(Patch patch, loadPatch(runDir + "/" + name));
-      patches.push_back({name, std::move(patch)});
-    }
+  for (const FrontEntry &member : front) {
+    if (!member.key.empty())
+      frontKeys.insert(member.key);
+    GEVO_ASSIGN_OR_RETURN(Patch patch, run.readPatch(member.patchPath));
+    patches.push_back({member.patchPath, std::move(patch)});
+  }
   GEVO_ASSIGN_OR_RETURN(AnalysisReport report,
-                        analyzePatches(workloadPath, patches, options));
+                        analyzePatches(info.workloadPath, patches, options));
   report.source = runDir;
 
   // Every evaluated variant from history.csv.
@@ -364,21 +322,17 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
                                               ScatterPoint::Kind::Baseline;
                                      }),
                       report.points.end());
-  std::ifstream history(runDir + "/history.csv");
-  std::string line;
-  std::getline(history, line);
-  std::vector<std::string> header = parseCsvLine(line);
-  auto column = [&](const std::string &name) {
-    return std::find(header.begin(), header.end(), name) - header.begin();
-  };
-  size_t keyColumn = column("key"), outcomeColumn = column("outcome");
-  size_t xColumn = report.objectives.size() >= 2 ? column(report.objectives[0])
-                                                 : header.size();
-  size_t yColumn = report.objectives.size() >= 2 ? column(report.objectives[1])
-                                                 : header.size();
+  CsvTable history = run.readHistory();
+  size_t keyColumn = history.column("key");
+  size_t outcomeColumn = history.column("outcome");
+  size_t xColumn = report.objectives.size() >= 2
+                       ? history.column(report.objectives[0])
+                       : history.header.size();
+  size_t yColumn = report.objectives.size() >= 2
+                       ? history.column(report.objectives[1])
+                       : history.header.size();
   std::set<std::string> seen;
-  while (std::getline(history, line)) {
-    std::vector<std::string> cells = parseCsvLine(line);
+  for (const std::vector<std::string> &cells : history.rows) {
     if (xColumn >= cells.size() || yColumn >= cells.size() ||
         outcomeColumn >= cells.size() || cells[outcomeColumn] != "ok" ||
         !seen.insert(cells[keyColumn]).second)
@@ -391,12 +345,9 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
     p.label = absl::StrCat("generation ", cells[0], ": ", cells[keyColumn]);
     report.points.push_back(p);
   }
-  std::ifstream operators(runDir + "/operators.csv");
-  if (std::getline(operators, line)) {
-    report.operatorHeader = parseCsvLine(line);
-    while (std::getline(operators, line))
-      report.operatorRows.push_back(parseCsvLine(line));
-  }
+  CsvTable operators = run.readOperators();
+  report.operatorHeader = operators.header;
+  report.operatorRows = operators.rows;
   return report;
 }
 

@@ -2,6 +2,7 @@
 
 #include "analysis/labels.h"
 
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -10,6 +11,7 @@
 #include "analysis/label_rules.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
+#include "gevo/workbench/build_variant.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace gevo {
@@ -54,9 +56,12 @@ std::string describeEvidence(const EditEvidence &e) {
 EffectLabel labelEdit(mlir::ModuleOp baseline, const WorkloadSpec &spec,
                       const std::vector<Edit> &edits, size_t index,
                       const EditEvidence &evidence) {
-  mlir::OwningOpRef<mlir::ModuleOp> before(baseline.clone());
-  for (size_t i = 0; i < index && i < edits.size(); ++i)
-    (void)applyEdit(*before, edits[i]);
+  // The module the edits before it make (those that apply).
+  mlir::OwningOpRef<mlir::ModuleOp> before =
+      buildVariant(baseline, std::vector<Edit>(
+                                 edits.begin(),
+                                 edits.begin() + std::min(index, edits.size())))
+          .module;
   const Edit &edit = edits[index];
   RoleMap roles(*before, spec);
   AddressIndex addresses(*before);

@@ -6,19 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <thread>
-
 #include "absl/strings/str_split.h"
 #include "analysis/minimize.h"
 #include "gevo/eval/workload.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
+#include "gevo/workbench/workbench.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <fstream>
 
 namespace {
 
@@ -105,21 +102,19 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput(
         "--method must be split, ddmin, greedy or exhaustive");
 
-  auto session =
-      gevo::EvaluationSession::create(*spec, gevo::EvaluationOptions());
-  if (!session.ok())
-    return gevo::reportBadInput(std::string(session.status().message()));
-  int processes =
-      workers > 0
-          ? workers
-          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  gevo::SandboxPool pool(processes, gevo::SandboxLimits{60, int64_t(4) << 30});
-  gevo::FitnessCache cache;
+  gevo::WorkbenchOptions benchOptions;
+  benchOptions.workers = workers;
+  auto bench = gevo::Workbench::create(*spec, benchOptions);
+  if (!bench.ok())
+    return gevo::reportBadInput(std::string(bench.status().message()));
   if (!cachePath.empty())
-    if (absl::Status status = cache.open(gevo::resolveUserPath(cachePath));
+    if (absl::Status status =
+            (*bench)->cache().open(gevo::resolveUserPath(cachePath));
         !status.ok())
       return gevo::reportBadInput(std::string(status.message()));
-  gevo::PatchEffect effect(**session, pool, cache, patch->edits(), options);
+  if (absl::Status status = (*bench)->measureBaseline(); !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
+  gevo::PatchEffect effect(**bench, patch->edits(), options);
   absl::StatusOr<gevo::MinimizeResult> result =
       gevo::minimizePatch(effect, *minimizer);
   if (!result.ok())

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "gevo/eval/static_cost.h"
-#include "gevo/ir/op_address.h"
 #include "gevo/ir/readdress.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -13,14 +12,12 @@
 
 namespace gevo {
 
-PatchEffect::PatchEffect(EvaluationSession &session, SandboxPool &pool,
-                         FitnessCache &cache, std::vector<Edit> edits,
-                         EffectOptions options)
-    : session(session), pool(pool), cache(cache), all(std::move(edits)),
-      options(std::move(options)),
-      variation(session.baseline(), MutationOptions()) {
+PatchEffect::PatchEffect(Workbench &bench, std::vector<Edit> edits,
+                         EffectOptions options, FitnessCache *cache)
+    : bench(bench), cache(cache ? *cache : bench.cache()),
+      all(std::move(edits)), options(std::move(options)) {
   if (this->options.objectives.empty())
-    this->options.objectives = session.spec().objectives;
+    this->options.objectives = bench.spec().objectives;
 }
 
 bool PatchEffect::hasObjective(const std::string &name) const {
@@ -42,7 +39,7 @@ bool PatchEffect::losesEffectStatically(const std::vector<size_t> &subset,
                                         const Measurement &reference) {
   auto [it, first] = staticCosts.try_emplace(subset);
   if (first) {
-    BuiltVariant built = variation.build(editsOf(subset));
+    BuiltVariant built = bench.build(editsOf(subset));
     bool valid = built.dropped == 0;
     if (valid) {
       // The session reports verifier errors when it runs a variant; here
@@ -53,7 +50,7 @@ bool PatchEffect::losesEffectStatically(const std::vector<size_t> &subset,
       valid = mlir::succeeded(mlir::verify(*built.module));
     }
     if (valid)
-      it->second = estimateStaticCost(*built.module, session.spec().entry);
+      it->second = estimateStaticCost(*built.module, bench.spec().entry);
   }
   bool loses = !it->second || (hasObjective("static_cost") &&
                                *it->second > reference.staticCost);
@@ -64,43 +61,22 @@ bool PatchEffect::losesEffectStatically(const std::vector<size_t> &subset,
 
 std::vector<std::optional<Measurement>>
 PatchEffect::measureAll(const std::vector<std::vector<size_t>> &subsets) {
-  std::vector<std::optional<Measurement>> out(subsets.size());
-  RunRequest request;
-  if (measuresRuntime())
-    request.interleavedPairs = std::max(1, options.pairs);
-  std::map<std::string, std::vector<size_t>> waiting;
-  for (size_t s = 0; s < subsets.size(); ++s) {
-    BuiltVariant built = variation.build(editsOf(subsets[s]));
-    if (built.dropped > 0)
-      continue; // this subset is not a program of its own
-    std::string key = modelFingerprint(*built.module);
-    if (measuresRuntime()) {
-      if (auto it = interleaved.find(key); it != interleaved.end()) {
-        out[s] = it->second;
-        ++cacheHits;
-        continue;
-      }
-    } else if (std::optional<Measurement> hit = cache.find(key)) {
-      out[s] = *hit;
-      ++cacheHits;
-      continue;
-    }
-    auto [it, first] = waiting.try_emplace(key);
-    it->second.push_back(s);
-    if (!first)
-      continue;
-    ++evaluations;
-    session.submit(pool, std::move(built.module), request,
-                   [this, key, &out, &waiting](Measurement m) {
-                     if (measuresRuntime())
-                       interleaved[key] = m;
-                     else
-                       cache.insert(key, m);
-                     for (size_t index : waiting[key])
-                       out[index] = m;
-                   });
+  std::vector<std::vector<Edit>> lists;
+  for (const std::vector<size_t> &subset : subsets)
+    lists.push_back(editsOf(subset));
+  BatchRequest request;
+  request.skipIncomplete = true;
+  request.cache = &cache;
+  if (measuresRuntime()) {
+    request.run.interleavedPairs = std::max(1, options.pairs);
+    request.cache = &interleaved;
   }
-  pool.wait();
+  std::vector<std::optional<Measurement>> out;
+  for (MeasuredVariant &variant : bench.measure(lists, request)) {
+    cacheHits += variant.fromCache;
+    evaluations += variant.ran;
+    out.push_back(std::move(variant.measurement));
+  }
   return out;
 }
 
@@ -113,7 +89,7 @@ std::vector<Edit>
 PatchEffect::readdressed(const std::vector<size_t> &subset) const {
   std::vector<Edit> edits = editsOf(subset);
   absl::StatusOr<std::vector<Edit>> readdressed =
-      readdressEdits(session.baseline(), edits);
+      readdressEdits(bench.unmodified(), edits);
   return readdressed.ok() ? *std::move(readdressed) : edits;
 }
 

@@ -20,11 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "gevo/eval/sandbox.h"
-#include "gevo/eval/variant_session.h"
+#include "gevo/eval/measurement.h"
 #include "gevo/ir/edit.h"
-#include "gevo/search/fitness_cache.h"
-#include "gevo/search/variation.h"
+#include "gevo/workbench/fitness_cache.h"
+#include "gevo/workbench/workbench.h"
 
 namespace gevo {
 
@@ -41,9 +40,10 @@ struct EffectOptions {
 
 class PatchEffect {
 public:
-  PatchEffect(EvaluationSession &session, SandboxPool &pool,
-              FitnessCache &cache, std::vector<Edit> edits,
-              EffectOptions options);
+  /// Measures on `bench`, with deterministic measurements from and to
+  /// `cache` (null: the workbench's).
+  PatchEffect(Workbench &bench, std::vector<Edit> edits, EffectOptions options,
+              FitnessCache *cache = nullptr);
 
   /// The measurement of the variant `subset` (ascending indices) builds, or
   /// nullopt when one of its edits does not apply without the others.
@@ -80,15 +80,13 @@ private:
   bool measuresRuntime() const;
   /// The edits `subset` names, in order.
   std::vector<Edit> editsOf(const std::vector<size_t> &subset) const;
-  EvaluationSession &session;
-  SandboxPool &pool;
+  Workbench &bench;
   FitnessCache &cache;
   std::vector<Edit> all;
   EffectOptions options;
-  Variation variation;
   /// Interleaved measurements are kept for this run only (run time noise
   /// belongs to the moment), by variant key.
-  std::map<std::string, Measurement> interleaved;
+  FitnessCache interleaved;
   /// Static costs by subset (nullopt: does not apply or verify).
   std::map<std::vector<size_t>, std::optional<double>> staticCosts;
 };

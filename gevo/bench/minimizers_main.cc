@@ -16,15 +16,15 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 
 #include "absl/strings/str_split.h"
 #include "analysis/ddmin.h"
 #include "analysis/minimize.h"
 #include "gevo/bench/figures.h"
-#include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
+#include "gevo/workbench/run_directory.h"
+#include "gevo/workbench/workbench.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -58,39 +58,23 @@ int main(int argc, char **argv) {
                                    &llvm::errs()))
     return 2;
   std::string dir = gevo::resolveUserPath(runDir);
-  absl::StatusOr<std::string> runText =
-      gevo::readFile(dir + "/run.json", "run file");
-  absl::StatusOr<std::string> frontText =
-      gevo::readFile(dir + "/front.json", "front file");
-  if (!runText.ok() || !frontText.ok())
-    return gevo::reportBadInput(std::string(
-        (!runText.ok() ? runText.status() : frontText.status()).message()));
-  llvm::Expected<llvm::json::Value> run = llvm::json::parse(*runText);
-  llvm::Expected<llvm::json::Value> front = llvm::json::parse(*frontText);
-  if (!run || !front) {
-    if (!run)
-      llvm::consumeError(run.takeError());
-    if (!front)
-      llvm::consumeError(front.takeError());
-    return gevo::reportBadInput(dir + ": malformed run.json or front.json");
-  }
+  gevo::RunDirectory run(dir);
+  absl::StatusOr<gevo::RunInfo> info = run.readRun();
+  absl::StatusOr<std::vector<gevo::FrontEntry>> front = run.readFront();
+  if (!info.ok() || !front.ok())
+    return gevo::reportBadInput(
+        std::string((!info.ok() ? info.status() : front.status()).message()));
   // A search records its workload as it found it: maybe in its runfiles.
-  std::string workload = run->getAsObject()
-                             ->getObject("config")
-                             ->getString("workload")
-                             .value_or("")
-                             .str();
+  std::string workload = info->workloadPath;
   absl::StatusOr<gevo::WorkloadSpec> spec =
       gevo::loadWorkloadSpec(gevo::findRunfile(workload));
   if (!spec.ok())
     return gevo::reportBadInput(std::string(spec.status().message()));
-  auto session =
-      gevo::EvaluationSession::create(*spec, gevo::EvaluationOptions());
-  if (!session.ok())
-    return gevo::reportBadInput(std::string(session.status().message()));
-  gevo::SandboxPool pool(
-      static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
-      gevo::SandboxLimits{60, int64_t(4) << 30});
+  auto bench = gevo::Workbench::create(*spec, gevo::WorkbenchOptions());
+  if (!bench.ok())
+    return gevo::reportBadInput(std::string(bench.status().message()));
+  if (absl::Status status = (*bench)->measureBaseline(); !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
   gevo::EffectOptions options;
   for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
     options.objectives.emplace_back(name);
@@ -114,15 +98,13 @@ int main(int argc, char **argv) {
   for (int m = 0; m < kMethods; ++m)
     std::printf(" | %-14s", "kept/evals");
   std::printf("\n");
-  for (const llvm::json::Value &member :
-       *front->getAsObject()->getArray("members")) {
-    std::string name =
-        member.getAsObject()->getString("patch").value_or("").str();
-    absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(dir + "/" + name);
+  for (const gevo::FrontEntry &member : *front) {
+    const std::string &name = member.patchPath;
+    absl::StatusOr<gevo::Patch> patch = run.readPatch(name);
     if (!patch.ok())
       continue;
     std::vector<gevo::Edit> edits = patch->edits();
-    gevo::PatchEffect referee(**session, pool, refereeCache, edits, options);
+    gevo::PatchEffect referee(**bench, edits, options, &refereeCache);
     std::optional<gevo::Measurement> full =
         referee.measure(gevo::allItems(edits.size()));
     if (!full || !full->ok())
@@ -139,7 +121,7 @@ int main(int argc, char **argv) {
       if (m == kExhaustive && static_cast<int>(edits.size()) > exhaustiveLimit)
         continue;
       gevo::FitnessCache cache; // each method pays for its own evaluations
-      gevo::PatchEffect effect(**session, pool, cache, edits, options);
+      gevo::PatchEffect effect(**bench, edits, options, &cache);
       absl::StatusOr<gevo::MinimizeResult> result =
           gevo::minimizePatch(effect, methods[m]);
       if (!result.ok())

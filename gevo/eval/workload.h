@@ -4,8 +4,8 @@
 // A workload ties an MLIR module to a data set: which function to call, which
 // split and field feeds each argument, which result holds the logits, how to
 // time it, and what the search optimises. It is read from a JSON file
-// (`workload.json`) beside the module; the format is documented in
-// testdata/README.md.
+// (`workload.json`) beside the module; the format is documented in the
+// README's "Workloads" section.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_WORKLOAD_H

@@ -1,32 +1,26 @@
-//===- batch_evaluator.h - Evaluate a generation: build, cache, sandbox ---===//
+//===- batch_evaluator.h - A generation's individuals, measured -----------===//
 //
-// Turns edit lists into measured individuals: builds each variant (dropping
-// edits that no longer apply), keys it by its printed form, answers from the
-// fitness cache where it can (and evaluates equal variants of one batch
-// once), and runs the rest in the sandbox pool in parallel. Results do not
-// depend on the order children finish in, nor on how many run at once.
+// The search's side of measuring: hands a generation's edit lists to the
+// workbench (which builds, de-duplicates, looks up the cache and runs the
+// rest in parallel), gives each individual the edits that applied, its key
+// and its measurement, and keeps the counts the checkpoint and progress line
+// show.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_BATCH_EVALUATOR_H
 #define GEVO_SEARCH_BATCH_EVALUATOR_H
 
 #include <functional>
-#include <map>
 #include <vector>
 
-#include "gevo/eval/sandbox.h"
-#include "gevo/eval/variant_session.h"
-#include "gevo/search/fitness_cache.h"
 #include "gevo/search/individual.h"
-#include "gevo/search/variation.h"
+#include "gevo/workbench/workbench.h"
 
 namespace gevo {
 
 class BatchEvaluator {
 public:
-  BatchEvaluator(EvaluationSession &session, SandboxPool &pool,
-                 FitnessCache &cache, const Variation &variation)
-      : session(session), pool(pool), cache(cache), variation(variation) {}
+  explicit BatchEvaluator(Workbench &bench) : bench(bench) {}
 
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
@@ -36,10 +30,7 @@ public:
   EvaluationCounts counts;
 
 private:
-  EvaluationSession &session;
-  SandboxPool &pool;
-  FitnessCache &cache;
-  const Variation &variation;
+  Workbench &bench;
 };
 
 } // namespace gevo

@@ -1,40 +1,26 @@
-//===- search.cc - The search run: NSGA-II or random over edit lists ------===//
+//===- search.cc - The search run: an algorithm with its files around it --===//
 
 #include "gevo/search/search.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <limits>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
-#include "gevo/eval/variant_session.h"
-#include "gevo/ir/op_address.h"
-#include "gevo/search/fitness_cache.h"
+#include "gevo/search/algorithm.h"
+#include "gevo/search/batch_evaluator.h"
+#include "gevo/search/checkpoint.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/search/progress.h"
-#include "gevo/search/run_files.h"
 #include "gevo/search/search_outputs.h"
 #include "gevo/search/variation.h"
-#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
-#include "replay/patch.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "gevo/workbench/history_writer.h"
+#include "gevo/workbench/run_directory.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace gevo {
 namespace {
@@ -42,28 +28,11 @@ namespace {
 using Clock = SteadyClock;
 using Rng = std::mt19937_64;
 
-bool chance(double p, Rng &rng) {
-  return std::uniform_real_distribution<double>(0, 1)(rng) < p;
-}
-
-std::string jsonText(llvm::json::Value value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}", value);
-  os.flush();
-  return text + "\n";
-}
-
-bool fileExists(const std::string &path) {
-  struct stat info;
-  return ::stat(path.c_str(), &info) == 0;
-}
-
 /// Everything one run holds while it goes.
 class SearchRun {
 public:
   SearchRun(SearchConfig config, std::FILE *progressStream)
-      : config(std::move(config)),
+      : config(std::move(config)), dir(this->config.outDir),
         progress(progressStream ? progressStream : stderr,
                  progressStream && ProgressLine::isTerminal(progressStream)),
         quiet(progressStream == nullptr) {}
@@ -74,10 +43,6 @@ private:
   absl::Status prepare(bool resume);
   absl::Status measureBaseline();
   void evaluateGeneration(std::vector<Individual> &batch, int generation);
-  std::vector<Individual> initialPopulation();
-  std::vector<Individual> offspring();
-  std::vector<Individual> randomBatch(int size);
-  void survive(std::vector<Individual> offspring);
   absl::Status saveCheckpoint();
   absl::Status writeRunJson(const char *status);
   absl::Status report(SearchResult &result);
@@ -87,24 +52,19 @@ private:
   ProgressState progressState() const;
   std::vector<size_t> archiveFront() const;
   double archiveHypervolume() const;
-  std::string path(const std::string &name) const {
-    return config.outDir + "/" + name;
-  }
 
   SearchConfig config;
+  RunDirectory dir;
   std::vector<std::string> objectives;
   WorkloadSpec spec;
-  std::unique_ptr<EvaluationSession> session;
-  std::unique_ptr<SandboxPool> pool;
+  std::unique_ptr<Workbench> bench;
   std::unique_ptr<Variation> variation;
   std::unique_ptr<BatchEvaluator> evaluator;
-  FitnessCache cache;
+  std::unique_ptr<SearchAlgorithm> algorithm;
   HistoryWriter history;
   Rng rng;
   Checkpoint state;
   std::set<std::string> archiveKeys;
-  Measurement baseline;
-  double timeoutSeconds = 0;
   ProgressLine progress;
   bool quiet;
   Clock::time_point started;
@@ -117,12 +77,11 @@ absl::Status SearchRun::prepare(bool resume) {
   GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
   if (config.population < 2)
     return absl::InvalidArgumentError("--population must be at least 2");
-  if (config.workers <= 0)
-    config.workers = std::max(1u, std::thread::hardware_concurrency());
-  GEVO_ASSIGN_OR_RETURN(session,
-                        EvaluationSession::create(spec, config.evaluation));
-  GEVO_RETURN_IF_ERROR(makeDirectory(config.outDir));
-  bool hasRun = fileExists(path("checkpoint.json"));
+  GEVO_ASSIGN_OR_RETURN(bench,
+                        Workbench::create(spec, workbenchOptions(config)));
+  config.workers = bench->workers();
+  GEVO_RETURN_IF_ERROR(dir.create());
+  bool hasRun = dir.hasCheckpoint();
   if (hasRun && !resume)
     return absl::AlreadyExistsError(
         absl::StrCat(config.outDir,
@@ -131,60 +90,38 @@ absl::Status SearchRun::prepare(bool resume) {
   if (resume && !hasRun)
     return absl::NotFoundError(
         absl::StrCat(config.outDir, ": no checkpoint.json to resume from"));
-  GEVO_RETURN_IF_ERROR(cache.open(path("cache.jsonl")));
+  GEVO_RETURN_IF_ERROR(bench->cache().open(dir.cachePath()));
   if (!config.importCache.empty())
-    GEVO_RETURN_IF_ERROR(cache.import(config.importCache));
+    GEVO_RETURN_IF_ERROR(bench->cache().import(config.importCache));
   MutationOptions mutation;
   mutation.kinds = config.operators;
   mutation.functions = config.functions;
   mutation.opPrefixes = config.opPrefixes;
-  variation = std::make_unique<Variation>(session->baseline(), mutation);
+  variation = std::make_unique<Variation>(bench->unmodified(), mutation);
   rng.seed(config.seed);
+  algorithm =
+      makeAlgorithm(AlgorithmContext{config, *variation, objectives, rng});
   if (resume) {
-    GEVO_ASSIGN_OR_RETURN(std::string text,
-                          readFile(path("checkpoint.json"), "checkpoint"));
+    GEVO_ASSIGN_OR_RETURN(std::string text, dir.readCheckpoint());
     GEVO_ASSIGN_OR_RETURN(state,
-                          parseCheckpoint(text, path("checkpoint.json")));
+                          parseCheckpoint(text, dir.file("checkpoint.json")));
     std::istringstream rngState(state.rngState);
     rngState >> rng;
     if (!rngState)
-      return absl::InvalidArgumentError(path("checkpoint.json") +
+      return absl::InvalidArgumentError(dir.file("checkpoint.json") +
                                         ": unreadable random-number state");
     for (const Individual &individual : state.archive)
       archiveKeys.insert(individual.key);
     elapsedBefore = state.elapsedSeconds;
   }
-  return history.open(path("history.csv"), objectives,
+  return history.open(dir.historyPath(), objectives,
                       resume ? state.generation : -1);
 }
 
 absl::Status SearchRun::measureBaseline() {
-  // A first, generous limit: nothing is known about the program yet.
-  pool = std::make_unique<SandboxPool>(
-      config.workers,
-      SandboxLimits{config.timeoutSeconds > 0 ? config.timeoutSeconds : 600,
-                    config.memoryBytes});
-  baseline = session->evaluate(
-      *pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
-      RunRequest());
-  if (!baseline.ok())
-    return absl::InvalidArgumentError(
-        absl::StrCat(spec.modulePath, ": the unmodified program fails (",
-                     toString(baseline.outcome), "): ", baseline.detail));
-  cache.insert(modelFingerprint(session->baseline()), baseline);
-  int warmup =
-      config.evaluation.warmup >= 0 ? config.evaluation.warmup : spec.warmup;
-  int repeats =
-      config.evaluation.repeats > 0 ? config.evaluation.repeats : spec.repeats;
-  double totalSeconds = (baseline.lowerMs + baseline.codegenMs +
-                         (warmup + repeats) * baseline.medianRunMs) /
-                        1000;
-  timeoutSeconds = config.timeoutSeconds > 0
-                       ? config.timeoutSeconds
-                       : std::max(2.0, 5 * totalSeconds + 1);
-  pool->setLimits(SandboxLimits{timeoutSeconds, config.memoryBytes});
-  evaluator =
-      std::make_unique<BatchEvaluator>(*session, *pool, cache, *variation);
+  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
+  bench->cache().insert(bench->unmodifiedKey(), bench->baseline());
+  evaluator = std::make_unique<BatchEvaluator>(*bench);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   return absl::OkStatus();
@@ -204,7 +141,7 @@ double SearchRun::archiveHypervolume() const {
   std::vector<Objectives> points;
   for (size_t i : archiveFront())
     points.push_back(normalizedObjectives(state.archive[i].measurement,
-                                          baseline, objectives));
+                                          bench->baseline(), objectives));
   return hypervolume(points, Objectives(objectives.size(), 1.0));
 }
 
@@ -235,7 +172,8 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
       progress.update(progressState());
   });
   for (const Individual &individual : batch) {
-    history.append(generation, individual);
+    history.append(generation, individual.key, individual.edits,
+                   individual.measurement, individual.cached);
     if (individual.newestKind) {
       OperatorStats &stats = state.operators[*individual.newestKind];
       ++stats.variants;
@@ -250,121 +188,13 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
   history.flush();
 }
 
-std::vector<Individual> SearchRun::initialPopulation() {
-  std::vector<Individual> population(config.population);
-  auto draw = [&](Individual &individual) {
-    int length = std::uniform_int_distribution<int>(
-        1, std::max(1, config.initialEdits))(rng);
-    individual = Individual();
-    individual.edits = variation->randomList(length, rng);
-    if (!individual.edits.empty())
-      individual.newestKind = individual.edits.back().kind;
-  };
-  for (Individual &individual : population)
-    draw(individual);
-  evaluateGeneration(population, 0);
-  // Validity-aware: redraw the ones that failed, twice at most.
-  for (int round = 0; round < 2; ++round) {
-    std::vector<size_t> failed;
-    for (size_t i = 0; i < population.size(); ++i)
-      if (!population[i].feasible())
-        failed.push_back(i);
-    if (failed.empty())
-      break;
-    std::vector<Individual> redrawn(failed.size());
-    for (Individual &individual : redrawn)
-      draw(individual);
-    evaluateGeneration(redrawn, 0);
-    for (size_t k = 0; k < failed.size(); ++k)
-      if (redrawn[k].feasible())
-        population[failed[k]] = std::move(redrawn[k]);
-  }
-  return population;
-}
-
-std::vector<Individual> SearchRun::offspring() {
-  std::vector<Objectives> points;
-  std::vector<bool> feasible;
-  for (const Individual &individual : state.population) {
-    points.push_back(objectivesOf(individual));
-    feasible.push_back(individual.feasible());
-  }
-  Ranking ranking = rankPopulation(points, feasible);
-  int immigrants =
-      static_cast<int>(std::lround(config.immigrantRate * config.population));
-  std::vector<Individual> children = randomBatch(immigrants);
-  while (static_cast<int>(children.size()) < config.population) {
-    const Individual &a = state.population[tournament(ranking, rng)];
-    const Individual &b = state.population[tournament(ranking, rng)];
-    std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits, b.edits};
-    if (chance(config.crossoverRate, rng))
-      lists = crossoverLists(a.edits, b.edits, rng);
-    for (std::vector<Edit> *list : {&lists.first, &lists.second}) {
-      if (static_cast<int>(children.size()) >= config.population)
-        break;
-      Individual child;
-      child.edits = *list;
-      // A child that repeats a parent would only spend a slot on a cache
-      // hit: it is mutated then, whatever the mutation rate says.
-      bool repeatsParent = child.edits == a.edits || child.edits == b.edits;
-      if (repeatsParent || chance(config.mutationRate, rng)) {
-        std::vector<Edit> before = child.edits;
-        child.edits = variation->mutate(
-            before, repeatsParent ? 0.0 : config.removeRate, rng);
-        if (child.edits.size() > before.size())
-          child.newestKind = child.edits.back().kind;
-      }
-      children.push_back(std::move(child));
-    }
-  }
-  return children;
-}
-
-std::vector<Individual> SearchRun::randomBatch(int size) {
-  std::vector<Individual> batch(size);
-  for (Individual &individual : batch) {
-    int length = std::uniform_int_distribution<int>(
-        1, std::max(1, config.maxRandomEdits))(rng);
-    individual.edits = variation->randomList(length, rng);
-    if (!individual.edits.empty())
-      individual.newestKind = individual.edits.back().kind;
-  }
-  return batch;
-}
-
-void SearchRun::survive(std::vector<Individual> children) {
-  std::vector<Individual> merged = std::move(state.population);
-  for (Individual &child : children)
-    merged.push_back(std::move(child));
-  // Equal variants once each, so that copies do not crowd out diversity;
-  // duplicates come back only if there are too few distinct ones.
-  std::vector<Individual> distinct, duplicates;
-  std::set<std::string> seen;
-  for (Individual &individual : merged)
-    (seen.insert(individual.key).second ? distinct : duplicates)
-        .push_back(std::move(individual));
-  std::vector<Objectives> points;
-  std::vector<bool> feasible;
-  for (const Individual &individual : distinct) {
-    points.push_back(objectivesOf(individual));
-    feasible.push_back(individual.feasible());
-  }
-  std::vector<Individual> next;
-  for (size_t i : selectSurvivors(points, feasible, config.population))
-    next.push_back(std::move(distinct[i]));
-  for (Individual &individual : duplicates)
-    if (static_cast<int>(next.size()) < config.population)
-      next.push_back(std::move(individual));
-  state.population = std::move(next);
-}
-
 absl::Status SearchRun::saveCheckpoint() {
   std::ostringstream rngState;
   rngState << rng;
   state.rngState = rngState.str();
   state.counts = evaluator->counts;
   state.elapsedSeconds = elapsedBefore + secondsSince(started);
-  return writeFileAtomically(path("checkpoint.json"), toJsonText(state));
+  return dir.writeCheckpoint(toJsonText(state));
 }
 
 absl::Status SearchRun::writeRunJson(const char *status) {
@@ -375,15 +205,15 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"module", spec.modulePath},
       {"objectives", llvm::json::Array(objectives)},
       {"workers", config.workers},
-      {"timeout_s", timeoutSeconds},
+      {"timeout_s", bench ? bench->timeoutSeconds() : 0.0},
       {"generations_done", state.generation},
       {"evaluations", evaluator ? evaluator->counts.evaluations : 0},
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
-  object["baseline"] = measurementJson(baseline);
-  return writeFileAtomically(path("run.json"),
-                             jsonText(llvm::json::Value(std::move(object))));
+  object["baseline"] =
+      measurementJson(bench ? bench->baseline() : Measurement());
+  return dir.writeRun(std::move(object));
 }
 
 absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
@@ -391,13 +221,12 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   GEVO_RETURN_IF_ERROR(prepare(resume));
   GEVO_RETURN_IF_ERROR(measureBaseline());
   GEVO_RETURN_IF_ERROR(writeRunJson("running"));
+  EvaluateBatch evaluate = [this](std::vector<Individual> &batch,
+                                  int generation) {
+    evaluateGeneration(batch, generation);
+  };
   if (!resume) {
-    if (config.algorithm == Algorithm::Nsga2) {
-      state.population = initialPopulation();
-    } else {
-      std::vector<Individual> batch = randomBatch(config.population);
-      evaluateGeneration(batch, 0);
-    }
+    state.population = algorithm->initialPopulation(evaluate);
     GEVO_RETURN_IF_ERROR(saveCheckpoint());
     if (!quiet)
       progress.generationDone(progressState());
@@ -410,14 +239,8 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
       break;
     auto generationStart = Clock::now();
     int generation = state.generation + 1;
-    if (config.algorithm == Algorithm::Nsga2) {
-      std::vector<Individual> children = offspring();
-      evaluateGeneration(children, generation);
-      survive(std::move(children));
-    } else {
-      std::vector<Individual> batch = randomBatch(config.population);
-      evaluateGeneration(batch, generation);
-    }
+    state.population =
+        algorithm->evolve(std::move(state.population), generation, evaluate);
     state.generation = generation;
     GEVO_RETURN_IF_ERROR(saveCheckpoint());
     if (!quiet)
@@ -438,7 +261,7 @@ absl::Status SearchRun::report(SearchResult &result) {
   result.workloadName = spec.name;
   result.modulePath = spec.modulePath;
   result.objectives = objectives;
-  result.baseline = baseline;
+  result.baseline = bench->baseline();
   result.counts = evaluator->counts;
   result.generationsDone = state.generation;
   result.hypervolume = archiveHypervolume();
@@ -455,36 +278,36 @@ absl::Status SearchRun::report(SearchResult &result) {
           front[i * (front.size() - 1) / std::max(1, config.frontLimit - 1)]);
     front = picked;
   }
-  // Noise control: every member and the unmodified program itself, each
-  // interleaved with the unmodified program in one child.
-  RunRequest request;
-  request.scoreTest = true;
-  request.interleavedPairs = std::max(1, config.frontRepeats);
-  pool->setLimits(SandboxLimits{timeoutSeconds * (2 + config.frontRepeats),
-                                config.memoryBytes});
+  // Noise control: every member and the unmodified program itself,
+  // each interleaved with the unmodified program in one child.
   result.front.resize(front.size());
+  std::vector<std::vector<Edit>> lists;
   for (size_t k = 0; k < front.size(); ++k) {
     result.front[k].individual = state.archive[front[k]];
-    BuiltVariant built = variation->build(result.front[k].individual.edits);
-    session->submit(*pool, std::move(built.module), request,
-                    [&result, k](Measurement m) {
-                      result.front[k].remeasured = std::move(m);
-                    });
+    lists.push_back(result.front[k].individual.edits);
   }
-  session->submit(
-      *pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
-      request,
-      [&result](Measurement m) { result.baselineRemeasured = std::move(m); });
-  pool->wait();
+  Workbench::AgainstUnmodified again = bench->measureAgainstUnmodified(
+      lists, config.frontRepeats, /*scoreTest=*/true);
+  for (size_t k = 0; k < front.size(); ++k)
+    result.front[k].remeasured = std::move(again.variants[k]);
+  result.baselineRemeasured = std::move(again.unmodified);
   if (result.baselineRemeasured.ok())
     result.runtimeNoise = std::max(
         0.02, 2 * std::fabs(1 - result.baselineRemeasured.runtimeRatio));
 
-  return writeFrontFiles(result, modelFingerprint(session->baseline()),
-                         state.operators);
+  return writeFrontFiles(result, bench->unmodifiedKey(), state.operators);
 }
 
 } // namespace
+
+WorkbenchOptions workbenchOptions(const SearchConfig &config) {
+  WorkbenchOptions options;
+  options.evaluation = config.evaluation;
+  options.workers = config.workers;
+  options.timeoutSeconds = config.timeoutSeconds;
+  options.memoryBytes = config.memoryBytes;
+  return options;
+}
 
 std::vector<double>
 normalizedObjectives(const Measurement &m, const Measurement &baseline,
@@ -508,19 +331,12 @@ absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
   return run.run(resume);
 }
 
-absl::StatusOr<SearchConfig> loadRunConfig(const std::string &dir) {
-  std::string file = dir + "/run.json";
-  GEVO_ASSIGN_OR_RETURN(std::string text, readFile(file, "run file"));
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
-  if (!value)
-    return absl::InvalidArgumentError(absl::StrCat(
-        file, ": malformed JSON: ", llvm::toString(value.takeError())));
-  const llvm::json::Object *object = value->getAsObject();
-  const llvm::json::Value *config = object ? object->get("config") : nullptr;
-  if (!config)
-    return absl::InvalidArgumentError(file + ": no \"config\"");
-  GEVO_ASSIGN_OR_RETURN(SearchConfig parsed, configFromJson(*config, file));
-  parsed.outDir = dir;
+absl::StatusOr<SearchConfig> loadRunConfig(const std::string &path) {
+  RunDirectory dir(path);
+  GEVO_ASSIGN_OR_RETURN(RunInfo run, dir.readRun());
+  GEVO_ASSIGN_OR_RETURN(SearchConfig parsed,
+                        configFromJson(run.config, dir.file("run.json")));
+  parsed.outDir = path;
   return parsed;
 }
 

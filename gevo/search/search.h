@@ -1,10 +1,11 @@
-//===- search.h - The search run: NSGA-II or random over edit lists -------===//
+//===- search.h - The search run: an algorithm with its files around it ---===//
 //
-// Runs a search from a SearchConfig: measures the unmodified program, evolves
-// edit lists (NSGA-II, or random sampling as the honest baseline), writes the
-// run directory as it goes (run.json, history.csv, cache.jsonl, a checkpoint
-// per generation) and, at the end, re-measures the front interleaved with the
-// unmodified program and writes front/*.gevo, front.json and operators.csv.
+// Runs a search from a SearchConfig: measures the unmodified program on a
+// workbench, lets the algorithm (algorithm.h: NSGA-II, or random sampling as
+// the honest baseline) evolve edit lists, writes the run directory as it
+// goes (run.json, history.csv, cache.jsonl, a checkpoint per generation)
+// and, at the end, re-measures the front interleaved with the unmodified
+// program and writes front/*.gevo, front.json and operators.csv.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_SEARCH_H
@@ -15,9 +16,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "gevo/search/batch_evaluator.h"
 #include "gevo/search/individual.h"
 #include "gevo/search/search_config.h"
+#include "gevo/workbench/workbench.h"
 
 namespace gevo {
 
@@ -52,6 +53,9 @@ struct SearchResult {
 /// unmodified program that fails, an output directory that holds another run.
 absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
                                        std::FILE *progress);
+
+/// The workbench a search measures on: its evaluation options and limits.
+WorkbenchOptions workbenchOptions(const SearchConfig &config);
 
 /// The config a run directory was started with (its run.json).
 absl::StatusOr<SearchConfig> loadRunConfig(const std::string &dir);

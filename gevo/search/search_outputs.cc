@@ -7,19 +7,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "gevo/search/run_files.h"
-#include "gevo/support/file_io.h"
+#include "gevo/search/checkpoint.h"
 #include "gevo/support/status_macros.h"
+#include "gevo/workbench/history_writer.h"
+#include "gevo/workbench/run_directory.h"
 #include "replay/patch.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
 namespace {
-
-std::string jsonText(llvm::json::Value value) {
-  return llvm::formatv("{0:2}", value).str() + "\n";
-}
 
 /// Whether `m` (re-measured) dominates the unmodified program, with run-time
 /// ratios within 1 ± noise counting as equal.
@@ -48,9 +44,8 @@ absl::Status
 writeFrontFiles(SearchResult &result, const std::string &modelKey,
                 const std::map<EditKind, OperatorStats> &operators) {
   const SearchConfig &config = result.config;
-  const std::string &dir = config.outDir;
+  RunDirectory dir(config.outDir);
   const OperatorStats none;
-  GEVO_RETURN_IF_ERROR(makeDirectory(dir + "/front"));
   llvm::json::Array members;
   double bestError = std::numeric_limits<double>::infinity();
   for (size_t k = 0; k < result.front.size(); ++k) {
@@ -60,7 +55,7 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
     member.dominatesBaseline =
         again.ok() && dominatesBaseline(again, result.baselineRemeasured,
                                         result.objectives, result.runtimeNoise);
-    member.patchPath = absl::StrFormat("front/%02d.gevo", k + 1);
+    member.patchPath = RunDirectory::frontPatchName(k);
     Patch patch;
     patch.model = modelKey;
     auto add = [&](const std::string &key, double value, const char *format) {
@@ -92,8 +87,7 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
                                    : ""));
     for (const Edit &edit : member.individual.edits)
       patch.addEdit(edit);
-    GEVO_RETURN_IF_ERROR(
-        writeFileAtomically(dir + "/" + member.patchPath, printPatch(patch)));
+    GEVO_RETURN_IF_ERROR(dir.writeFrontPatch(member.patchPath, patch));
     if (again.ok()) {
       double error = again.error();
       bool preferred = result.best < 0 ||
@@ -151,8 +145,7 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
                    : llvm::json::Value(result.front[result.best].patchPath)},
       {"members", std::move(members)},
   };
-  GEVO_RETURN_IF_ERROR(writeFileAtomically(
-      dir + "/front.json", jsonText(llvm::json::Value(std::move(frontJson)))));
+  GEVO_RETURN_IF_ERROR(dir.writeFront(std::move(frontJson)));
 
   // operators.csv
   std::map<EditKind, int64_t> inFront;
@@ -177,7 +170,7 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
       }
     absl::StrAppend(&csv, ",", inFront[kind], "\n");
   }
-  return writeFileAtomically(dir + "/operators.csv", csv);
+  return dir.writeOperators(csv);
 }
 
 std::string summarize(const SearchResult &r) {

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "gevo/search/run_files.h"
+#include "gevo/search/checkpoint.h"
 #include "gevo/search/search.h"
 
 namespace gevo {

@@ -10,13 +10,11 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "gevo/eval/variant_session.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/batch_evaluator.h"
-#include "gevo/search/fitness_cache.h"
-#include "gevo/search/variation.h"
 #include "gevo/support/tool_paths.h"
+#include "gevo/workbench/workbench.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "replay/patch.h"
 #include "gtest/gtest.h"
@@ -119,12 +117,14 @@ TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
   absl::StatusOr<WorkloadSpec> spec =
       loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
   ASSERT_TRUE(spec.ok()) << spec.status();
-  EvaluationOptions options;
-  options.warmup = 0;
-  options.repeats = 1;
-  auto session = EvaluationSession::create(*spec, options);
-  ASSERT_TRUE(session.ok()) << session.status();
-  mlir::ModuleOp baseline = (*session)->baseline();
+  WorkbenchOptions options;
+  options.evaluation.warmup = 0;
+  options.evaluation.repeats = 1;
+  options.workers = 2;
+  options.timeoutSeconds = 30;
+  auto bench = Workbench::create(*spec, options);
+  ASSERT_TRUE(bench.ok()) << bench.status();
+  mlir::ModuleOp baseline = (*bench)->unmodified();
 
   // The learning rate set to 0.5 and back to 0.01: the same program as
   // the unmodified one, by another edit list.
@@ -147,10 +147,7 @@ TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
     }
   Edit back{EditKind::Constant, changedLr, {}, "0.01", {}};
 
-  Variation variation(baseline, MutationOptions());
-  FitnessCache cache;
-  SandboxPool pool(2, SandboxLimits{30, int64_t(4) << 30});
-  BatchEvaluator evaluator(**session, pool, cache, variation);
+  BatchEvaluator evaluator(**bench);
   std::vector<Individual> batch(4);
   batch[1].edits = {up, back};
   batch[2].edits = {up};

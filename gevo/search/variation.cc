@@ -6,22 +6,6 @@
 
 namespace gevo {
 
-BuiltVariant Variation::build(const std::vector<Edit> &edits) const {
-  BuiltVariant built;
-  built.module = baseline.clone();
-  for (const Edit &edit : edits) {
-    // applyEdit may leave a module half-edited on failure: try on a copy.
-    mlir::OwningOpRef<mlir::ModuleOp> attempt(built.module->clone());
-    if (applyEdit(*attempt, edit).ok()) {
-      built.module = std::move(attempt);
-      built.edits.push_back(edit);
-    } else {
-      ++built.dropped;
-    }
-  }
-  return built;
-}
-
 absl::Status Variation::addEdit(mlir::ModuleOp variant,
                                 std::vector<Edit> &edits,
                                 std::mt19937_64 &rng) const {

@@ -1,9 +1,8 @@
 //===- variation.h - Edit lists made, changed and built into variants -----===//
 //
 // The genome side of the search: an individual is an ordered list of
-// resolved edits. Variation builds one into a module (clone the baseline,
-// apply the edits in order, dropping those that no longer apply, as they may
-// after crossover), draws random lists, and mutates a list by adding an edit
+// resolved edits. Variation builds one into a module (buildVariant), draws
+// random lists, and mutates a list by adding an edit
 // proposed on the module the list produces, or by removing one.
 //
 //===----------------------------------------------------------------------===//
@@ -16,26 +15,22 @@
 #include "absl/status/statusor.h"
 #include "gevo/ir/edit.h"
 #include "gevo/ir/mutation.h"
+#include "gevo/workbench/build_variant.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
 namespace gevo {
-
-struct BuiltVariant {
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  /// The edits that applied, in order (the individual's genome from now on).
-  std::vector<Edit> edits;
-  int dropped = 0;
-};
 
 class Variation {
 public:
   Variation(mlir::ModuleOp baseline, MutationOptions options)
       : baseline(baseline), options(std::move(options)) {}
 
-  /// Applies `edits` to a clone of the baseline, leaving out any that does
-  /// not apply to the module as the earlier ones left it.
-  BuiltVariant build(const std::vector<Edit> &edits) const;
+  /// buildVariant() on the baseline: the edits that applied are the
+  /// individual's genome from then on.
+  BuiltVariant build(const std::vector<Edit> &edits) const {
+    return buildVariant(baseline, edits);
+  }
 
   /// Appends one edit proposed on `variant` (which it leaves unchanged) to
   /// `edits`. Fails when no operator finds a valid edit.

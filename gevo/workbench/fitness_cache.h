@@ -7,8 +7,8 @@
 // nothing and a later run can start from it. No MLIR here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEVO_SEARCH_FITNESS_CACHE_H
-#define GEVO_SEARCH_FITNESS_CACHE_H
+#ifndef GEVO_WORKBENCH_FITNESS_CACHE_H
+#define GEVO_WORKBENCH_FITNESS_CACHE_H
 
 #include <fstream>
 #include <map>
@@ -40,4 +40,4 @@ private:
 
 } // namespace gevo
 
-#endif // GEVO_SEARCH_FITNESS_CACHE_H
+#endif // GEVO_WORKBENCH_FITNESS_CACHE_H

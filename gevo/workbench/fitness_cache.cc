@@ -1,6 +1,6 @@
 //===- fitness_cache.cc - Measurements keyed by the variant's printed form ===//
 
-#include "gevo/search/fitness_cache.h"
+#include "gevo/workbench/fitness_cache.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/JSON.h"

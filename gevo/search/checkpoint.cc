@@ -1,14 +1,9 @@
-//===- run_files.cc - What a search run keeps on disk ---------------------===//
+//===- checkpoint.cc - The search's checkpoint, as JSON -------------------===//
 
-#include "gevo/search/run_files.h"
-
-#include <cstdio>
-#include <sstream>
+#include "gevo/search/checkpoint.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "replay/patch.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -89,40 +84,6 @@ std::map<Outcome, int64_t> readOutcomeCounts(const llvm::json::Object *object) {
 
 } // namespace
 
-std::string csvField(const std::string &text) {
-  if (text.find_first_of(",\"\n") == std::string::npos)
-    return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"')
-      quoted += '"';
-    quoted += c == '\n' ? ' ' : c;
-  }
-  return quoted + "\"";
-}
-
-std::vector<std::string> parseCsvLine(const std::string &line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      cell += '"'; // a doubled quote inside a quoted field
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      cells.push_back(cell);
-      cell.clear();
-    } else {
-      cell += c;
-    }
-  }
-  cells.push_back(cell);
-  return cells;
-}
-
 llvm::json::Value measurementJson(const Measurement &m) {
   llvm::Expected<llvm::json::Value> value = llvm::json::parse(toJsonLine(m));
   if (!value) {
@@ -130,13 +91,6 @@ llvm::json::Value measurementJson(const Measurement &m) {
     return nullptr;
   }
   return std::move(*value);
-}
-
-std::string kindsOf(const std::vector<Edit> &edits) {
-  std::vector<std::string> kinds;
-  for (const Edit &edit : edits)
-    kinds.push_back(toString(edit.kind));
-  return absl::StrJoin(kinds, "+");
 }
 
 std::string toJsonText(const Checkpoint &c) {
@@ -207,71 +161,6 @@ absl::StatusOr<Checkpoint> parseCheckpoint(const std::string &text,
       }
   }
   return c;
-}
-
-absl::Status writeFileAtomically(const std::string &path,
-                                 const std::string &text) {
-  std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out)
-      return absl::PermissionDeniedError(
-          absl::StrCat(temporary, ": cannot write"));
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot replace"));
-  return absl::OkStatus();
-}
-
-absl::Status HistoryWriter::open(const std::string &path,
-                                 const std::vector<std::string> &names,
-                                 int keepThroughGeneration) {
-  objectives = names;
-  bool exists = static_cast<bool>(std::ifstream(path));
-  if (exists && keepThroughGeneration >= 0) {
-    std::ifstream in(path);
-    std::string line, kept;
-    bool header = true;
-    while (std::getline(in, line)) {
-      if (header || std::atoi(line.c_str()) <= keepThroughGeneration)
-        kept += line + "\n";
-      header = false;
-    }
-    if (absl::Status status = writeFileAtomically(path, kept); !status.ok())
-      return status;
-  }
-  bool fresh = !exists || keepThroughGeneration < 0;
-  file.open(path, fresh ? std::ios::trunc : std::ios::app);
-  if (!file)
-    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
-  if (fresh) {
-    file << "generation,key,outcome,edits,kinds";
-    for (const std::string &name : objectives)
-      file << "," << name;
-    file << ",validation_accuracy,median_run_ms,lower_ms,codegen_ms,cached,"
-            "detail\n";
-  }
-  return absl::OkStatus();
-}
-
-void HistoryWriter::append(int generation, const Individual &individual) {
-  const Measurement &m = individual.measurement;
-  file << generation << "," << individual.key << "," << toString(m.outcome)
-       << "," << individual.edits.size() << ","
-       << csvField(kindsOf(individual.edits));
-  for (const std::string &name : objectives) {
-    if (m.ok())
-      file << "," << absl::StrFormat("%.6g", objectiveValue(m, name));
-    else
-      file << ",";
-  }
-  file << "," << absl::StrFormat("%.4f", m.validation.accuracy()) << ","
-       << absl::StrFormat("%.3f", m.medianRunMs) << ","
-       << absl::StrFormat("%.1f", m.lowerMs) << ","
-       << absl::StrFormat("%.1f", m.codegenMs) << ","
-       << (individual.cached ? 1 : 0) << "," << csvField(m.detail) << "\n";
 }
 
 } // namespace gevo

@@ -1,6 +1,6 @@
-//===- run_files_test.cc - CSV fields and checkpoints round-trip ----------===//
+//===- checkpoint_test.cc - Checkpoints round-trip ------------------------===//
 
-#include "gevo/search/run_files.h"
+#include "gevo/search/checkpoint.h"
 
 #include "replay/patch.h"
 #include "gmock/gmock.h"
@@ -9,16 +9,7 @@
 namespace gevo {
 namespace {
 
-TEST(RunFilesTest, CsvFieldsRoundTrip) {
-  std::vector<std::string> fields = {"plain", "a,b", "say \"hi\"", "",
-                                     "x\"y,z"};
-  std::string line;
-  for (size_t i = 0; i < fields.size(); ++i)
-    line += (i ? "," : "") + csvField(fields[i]);
-  EXPECT_EQ(parseCsvLine(line), fields);
-}
-
-TEST(RunFilesTest, CheckpointRoundTrips) {
+TEST(CheckpointTest, CheckpointRoundTrips) {
   Checkpoint c;
   c.generation = 7;
   c.rngState = "1 2 3";

@@ -1,0 +1,63 @@
+//===- algorithm.h - How a search moves: population in, population out ----===//
+//
+// A search algorithm knows edit lists and objective values, never a
+// workload, a file or a terminal: it draws the first population and, given
+// a population, breeds and selects the next one. Measuring is a callback
+// (the search run's, which also keeps the history, the archive and the
+// progress line), as a pagmo2 algorithm's evolve() asks its problem for
+// fitness. NSGA-II (nsga2_search.h) and random search (random_search.h)
+// are the two; makeAlgorithm picks one from the config.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_SEARCH_ALGORITHM_H
+#define GEVO_SEARCH_ALGORITHM_H
+
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gevo/search/individual.h"
+#include "gevo/search/search_config.h"
+
+namespace gevo {
+
+class Variation;
+
+/// Measures `batch` in place as individuals of generation `generation`.
+using EvaluateBatch =
+    std::function<void(std::vector<Individual> &batch, int generation)>;
+
+class SearchAlgorithm {
+public:
+  virtual ~SearchAlgorithm() = default;
+  /// Generation 0: the first population, measured.
+  virtual std::vector<Individual>
+  initialPopulation(const EvaluateBatch &evaluate) = 0;
+  /// Generation `generation`: the population that follows `population`.
+  virtual std::vector<Individual> evolve(std::vector<Individual> population,
+                                         int generation,
+                                         const EvaluateBatch &evaluate) = 0;
+};
+
+/// What every algorithm is given: its settings, how to make and change edit
+/// lists, the objectives to minimise, and the run's random numbers (kept
+/// by the run, so that a checkpoint holds their state).
+struct AlgorithmContext {
+  const SearchConfig &config;
+  const Variation &variation;
+  const std::vector<std::string> &objectives;
+  std::mt19937_64 &rng;
+};
+
+/// The algorithm `context.config.algorithm` names.
+std::unique_ptr<SearchAlgorithm> makeAlgorithm(AlgorithmContext context);
+
+/// A fresh individual of 1..maxEdits random edits (as random search draws
+/// them), with the kind of its newest edit.
+Individual drawIndividual(const AlgorithmContext &context, int maxEdits);
+
+} // namespace gevo
+
+#endif // GEVO_SEARCH_ALGORITHM_H

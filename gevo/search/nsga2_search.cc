@@ -1,0 +1,124 @@
+//===- nsga2_search.cc - NSGA-II over edit lists --------------------------===//
+
+#include "gevo/search/nsga2_search.h"
+
+#include <cmath>
+#include <set>
+
+#include "gevo/ir/mutation_support.h"
+#include "gevo/search/nsga2.h"
+#include "gevo/search/random_search.h"
+#include "gevo/search/variation.h"
+
+namespace gevo {
+
+std::vector<double>
+Nsga2Search::objectivesOf(const Individual &individual) const {
+  return objectiveValues(individual.measurement, context.objectives);
+}
+
+std::vector<Individual>
+Nsga2Search::initialPopulation(const EvaluateBatch &evaluate) {
+  const SearchConfig &config = context.config;
+  std::vector<Individual> population(config.population);
+  for (Individual &individual : population)
+    individual = drawIndividual(context, config.initialEdits);
+  evaluate(population, 0);
+  // Validity-aware: redraw the ones that failed, twice at most.
+  for (int round = 0; round < 2; ++round) {
+    std::vector<size_t> failed;
+    for (size_t i = 0; i < population.size(); ++i)
+      if (!population[i].feasible())
+        failed.push_back(i);
+    if (failed.empty())
+      break;
+    std::vector<Individual> redrawn(failed.size());
+    for (Individual &individual : redrawn)
+      individual = drawIndividual(context, config.initialEdits);
+    evaluate(redrawn, 0);
+    for (size_t k = 0; k < failed.size(); ++k)
+      if (redrawn[k].feasible())
+        population[failed[k]] = std::move(redrawn[k]);
+  }
+  return population;
+}
+
+std::vector<Individual> Nsga2Search::evolve(std::vector<Individual> population,
+                                            int generation,
+                                            const EvaluateBatch &evaluate) {
+  std::vector<Individual> children = offspring(population);
+  evaluate(children, generation);
+  return survivors(std::move(population), std::move(children));
+}
+
+std::vector<Individual>
+Nsga2Search::offspring(const std::vector<Individual> &parents) {
+  const SearchConfig &config = context.config;
+  std::mt19937_64 &rng = context.rng;
+  std::vector<Objectives> points;
+  std::vector<bool> feasible;
+  for (const Individual &individual : parents) {
+    points.push_back(objectivesOf(individual));
+    feasible.push_back(individual.feasible());
+  }
+  Ranking ranking = rankPopulation(points, feasible);
+  int immigrants =
+      static_cast<int>(std::lround(config.immigrantRate * config.population));
+  std::vector<Individual> children = randomBatch(context, immigrants);
+  while (static_cast<int>(children.size()) < config.population) {
+    const Individual &a = parents[tournament(ranking, rng)];
+    const Individual &b = parents[tournament(ranking, rng)];
+    std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits, b.edits};
+    if (chance(config.crossoverRate, rng))
+      lists = crossoverLists(a.edits, b.edits, rng);
+    for (std::vector<Edit> *list : {&lists.first, &lists.second}) {
+      if (static_cast<int>(children.size()) >= config.population)
+        break;
+      Individual child;
+      child.edits = *list;
+      // A child that repeats a parent would only spend a slot on a cache
+      // hit: it is mutated then, whatever the mutation rate says.
+      bool repeatsParent = child.edits == a.edits || child.edits == b.edits;
+      if (repeatsParent || chance(config.mutationRate, rng)) {
+        std::vector<Edit> before = child.edits;
+        child.edits = context.variation.mutate(
+            before, repeatsParent ? 0.0 : config.removeRate, rng);
+        if (child.edits.size() > before.size())
+          child.newestKind = child.edits.back().kind;
+      }
+      children.push_back(std::move(child));
+    }
+  }
+  return children;
+}
+
+std::vector<Individual>
+Nsga2Search::survivors(std::vector<Individual> parents,
+                       std::vector<Individual> children) const {
+  std::vector<Individual> merged = std::move(parents);
+  for (Individual &child : children)
+    merged.push_back(std::move(child));
+  // Equal variants once each, so that copies do not crowd out diversity;
+  // duplicates come back only if there are too few distinct ones.
+  std::vector<Individual> distinct, duplicates;
+  std::set<std::string> seen;
+  for (Individual &individual : merged)
+    (seen.insert(individual.key).second ? distinct : duplicates)
+        .push_back(std::move(individual));
+  std::vector<Objectives> points;
+  std::vector<bool> feasible;
+  for (const Individual &individual : distinct) {
+    points.push_back(objectivesOf(individual));
+    feasible.push_back(individual.feasible());
+  }
+  int size = context.config.population;
+  std::vector<Individual> next;
+  for (size_t i : selectSurvivors(points, feasible, size))
+    next.push_back(std::move(distinct[i]));
+  for (Individual &individual : duplicates)
+    if (static_cast<int>(next.size()) < size)
+      next.push_back(std::move(individual));
+  return next;
+}
+
+} // namespace gevo

@@ -1,0 +1,26 @@
+//===- build_variant.cc - An edit list applied to the unmodified module ---===//
+
+#include "gevo/workbench/build_variant.h"
+
+#include "gevo/ir/apply_edit.h"
+
+namespace gevo {
+
+BuiltVariant buildVariant(mlir::ModuleOp baseline,
+                          const std::vector<Edit> &edits) {
+  BuiltVariant built;
+  built.module = baseline.clone();
+  for (const Edit &edit : edits) {
+    // applyEdit may leave a module half-edited on failure: try on a copy.
+    mlir::OwningOpRef<mlir::ModuleOp> attempt(built.module->clone());
+    if (applyEdit(*attempt, edit).ok()) {
+      built.module = std::move(attempt);
+      built.edits.push_back(edit);
+    } else {
+      ++built.dropped;
+    }
+  }
+  return built;
+}
+
+} // namespace gevo

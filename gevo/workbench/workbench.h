@@ -1,0 +1,139 @@
+//===- workbench.h - Measuring variants of one workload -------------------===//
+//
+// The evaluation layer under search and analysis. A Workbench owns what
+// measuring variants of one workload takes: the workload spec, the
+// evaluation session (data, unmodified module, pipeline), the sandbox pool,
+// the fitness cache, the unmodified program's measurement, and the time
+// limits derived from it (this is the one place that sets them). It measures
+// plain edit lists: each list is built into a variant (buildVariant), keyed
+// by the variant's printed form, answered from a cache where it can, equal
+// variants of one batch run once, and the rest run in the pool in parallel.
+// Results do not depend on the order children finish in, nor on how many
+// run at once. It knows nothing of individuals, generations or patches.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_WORKBENCH_WORKBENCH_H
+#define GEVO_WORKBENCH_WORKBENCH_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/eval/measurement.h"
+#include "gevo/eval/sandbox.h"
+#include "gevo/eval/variant_session.h"
+#include "gevo/eval/workload.h"
+#include "gevo/ir/edit.h"
+#include "gevo/workbench/build_variant.h"
+#include "gevo/workbench/fitness_cache.h"
+
+namespace gevo {
+
+struct WorkbenchOptions {
+  EvaluationOptions evaluation;
+  /// Variants evaluated at once; <= 0: one per core.
+  int workers = 0;
+  /// Time limit per plain evaluation; <= 0: derived from the unmodified
+  /// program once measured (5x its compile and run time, at least 2 s).
+  double timeoutSeconds = 0;
+  int64_t memoryBytes = int64_t(4) << 30;
+};
+
+/// How one batch of edit lists is measured.
+struct BatchRequest {
+  /// Test split scored; interleavedPairs > 0: each variant is run
+  /// interleaved with the unmodified program (run-time ratios).
+  RunRequest run;
+  /// A list with an edit that does not apply is not measured at all
+  /// (its measurement stays empty) instead of measured without that edit.
+  bool skipIncomplete = false;
+  /// Where measurements are looked up and kept; null: the workbench's.
+  FitnessCache *cache = nullptr;
+  /// > 0: no child of this batch runs longer than this.
+  double maxSeconds = 0;
+};
+
+/// One edit list, measured.
+struct MeasuredVariant {
+  /// The edits that applied, in order.
+  std::vector<Edit> edits;
+  int dropped = 0;
+  /// modelFingerprint() of the variant.
+  std::string key;
+  /// Empty only for a list skipped by BatchRequest::skipIncomplete.
+  std::optional<Measurement> measurement;
+  /// Answered from the cache.
+  bool fromCache = false;
+  /// Run in a child (the first list of the batch with this key).
+  bool ran = false;
+};
+
+class Workbench {
+public:
+  /// Loads the workload's data and module and starts the pool; errors are
+  /// the user's (bad data, module or pipeline).
+  static absl::StatusOr<std::unique_ptr<Workbench>>
+  create(const WorkloadSpec &spec, WorkbenchOptions options);
+  ~Workbench();
+
+  /// Measures the unmodified program (an error when it fails) and derives
+  /// the time limits from it.
+  absl::Status measureBaseline();
+
+  /// Measures every list; `onMeasured(i, variant)` is called as list i's
+  /// measurement arrives (for progress), in no fixed order.
+  std::vector<MeasuredVariant>
+  measure(const std::vector<std::vector<Edit>> &lists,
+          const BatchRequest &request = BatchRequest(),
+          const std::function<void(size_t, const MeasuredVariant &)>
+              &onMeasured = {});
+
+  /// Noise control: each list's variant and the unmodified program itself,
+  /// each run `pairs` times interleaved with the unmodified program in one
+  /// child, all measured afresh (no cache).
+  struct AgainstUnmodified {
+    std::vector<Measurement> variants;
+    Measurement unmodified;
+  };
+  AgainstUnmodified
+  measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
+                           int pairs, bool scoreTest);
+
+  /// The variant `edits` make, without measuring it.
+  BuiltVariant build(const std::vector<Edit> &edits);
+
+  const WorkloadSpec &spec() const { return session->spec(); }
+  EvaluationSession &evaluation() { return *session; }
+  /// The unmodified module (do not edit it: clone it).
+  mlir::ModuleOp unmodified() { return session->baseline(); }
+  /// modelFingerprint() of the unmodified module.
+  const std::string &unmodifiedKey() const { return baselineKey; }
+  FitnessCache &cache() { return fitnessCache; }
+  /// Valid after measureBaseline().
+  const Measurement &baseline() const { return baselineMeasurement; }
+  /// The limit of one plain evaluation (after measureBaseline(): derived).
+  double timeoutSeconds() const;
+  int workers() const { return workerCount; }
+
+private:
+  Workbench() = default;
+  SandboxLimits limitsFor(const BatchRequest &request) const;
+
+  WorkbenchOptions options;
+  int workerCount = 1;
+  std::unique_ptr<EvaluationSession> session;
+  std::unique_ptr<SandboxPool> pool;
+  FitnessCache fitnessCache;
+  std::string baselineKey;
+  Measurement baselineMeasurement;
+  bool baselineMeasured = false;
+  double derivedTimeout = 0;
+};
+
+} // namespace gevo
+
+#endif // GEVO_WORKBENCH_WORKBENCH_H
