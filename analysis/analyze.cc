@@ -22,6 +22,7 @@
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
+#include "gevo/workbench/build_variant.h"
 #include "gevo/workbench/run_directory.h"
 #include "gevo/workbench/workbench.h"
 #include "llvm/Support/JSON.h"

@@ -4,21 +4,9 @@
 
 #include <algorithm>
 
-#include "gevo/search/nsga2_search.h"
-#include "gevo/search/random_search.h"
 #include "gevo/search/variation.h"
 
 namespace gevo {
-
-std::unique_ptr<SearchAlgorithm> makeAlgorithm(AlgorithmContext context) {
-  switch (context.config.algorithm) {
-  case Algorithm::Random:
-    return std::make_unique<RandomSearch>(context);
-  case Algorithm::Nsga2:
-    break;
-  }
-  return std::make_unique<Nsga2Search>(context);
-}
 
 Individual drawIndividual(const AlgorithmContext &context, int maxEdits) {
   int length =

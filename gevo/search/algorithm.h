@@ -6,7 +6,7 @@
 // (the search run's, which also keeps the history, the archive and the
 // progress line), as a pagmo2 algorithm's evolve() asks its problem for
 // fitness. NSGA-II (nsga2_search.h) and random search (random_search.h)
-// are the two; makeAlgorithm picks one from the config.
+// are the two; the search run picks one from its config.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_ALGORITHM_H
@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "gevo/search/individual.h"
-#include "gevo/search/search_config.h"
 
 namespace gevo {
 
@@ -41,18 +40,30 @@ public:
                                          const EvaluateBatch &evaluate) = 0;
 };
 
+/// What the algorithms read of a search's settings (SearchConfig's fields
+/// of the same names).
+struct AlgorithmSettings {
+  int population = 16;
+  double crossoverRate = 0.8;
+  double mutationRate = 0.9;
+  /// Of mutations, how many remove an edit instead of adding one.
+  double removeRate = 0.2;
+  /// Of each generation's children, how many are fresh random lists.
+  double immigrantRate = 0.25;
+  /// Initial lists hold 1..initialEdits edits; random lists 1..maxRandomEdits.
+  int initialEdits = 4;
+  int maxRandomEdits = 4;
+};
+
 /// What every algorithm is given: its settings, how to make and change edit
 /// lists, the objectives to minimise, and the run's random numbers (kept
 /// by the run, so that a checkpoint holds their state).
 struct AlgorithmContext {
-  const SearchConfig &config;
+  AlgorithmSettings settings;
   const Variation &variation;
   const std::vector<std::string> &objectives;
   std::mt19937_64 &rng;
 };
-
-/// The algorithm `context.config.algorithm` names.
-std::unique_ptr<SearchAlgorithm> makeAlgorithm(AlgorithmContext context);
 
 /// A fresh individual of 1..maxEdits random edits (as random search draws
 /// them), with the kind of its newest edit.

@@ -14,6 +14,7 @@
 #include "gevo/support/csv.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
+#include "gevo/workbench/fitness_cache.h"
 #include "gevo/workbench/workbench.h"
 #include "replay/patch.h"
 

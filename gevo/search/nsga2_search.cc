@@ -19,7 +19,7 @@ Nsga2Search::objectivesOf(const Individual &individual) const {
 
 std::vector<Individual>
 Nsga2Search::initialPopulation(const EvaluateBatch &evaluate) {
-  const SearchConfig &config = context.config;
+  const AlgorithmSettings &config = context.settings;
   std::vector<Individual> population(config.population);
   for (Individual &individual : population)
     individual = drawIndividual(context, config.initialEdits);
@@ -53,7 +53,7 @@ std::vector<Individual> Nsga2Search::evolve(std::vector<Individual> population,
 
 std::vector<Individual>
 Nsga2Search::offspring(const std::vector<Individual> &parents) {
-  const SearchConfig &config = context.config;
+  const AlgorithmSettings &config = context.settings;
   std::mt19937_64 &rng = context.rng;
   std::vector<Objectives> points;
   std::vector<bool> feasible;
@@ -111,7 +111,7 @@ Nsga2Search::survivors(std::vector<Individual> parents,
     points.push_back(objectivesOf(individual));
     feasible.push_back(individual.feasible());
   }
-  int size = context.config.population;
+  int size = context.settings.population;
   std::vector<Individual> next;
   for (size_t i : selectSurvivors(points, feasible, size))
     next.push_back(std::move(distinct[i]));

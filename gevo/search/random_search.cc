@@ -11,7 +11,7 @@ namespace gevo {
 std::vector<Individual> randomBatch(const AlgorithmContext &context, int size) {
   std::vector<Individual> batch(size);
   for (Individual &individual : batch)
-    individual = drawIndividual(context, context.config.maxRandomEdits);
+    individual = drawIndividual(context, context.settings.maxRandomEdits);
   return batch;
 }
 
@@ -24,7 +24,7 @@ std::vector<Individual> RandomSearch::evolve(std::vector<Individual>,
                                              int generation,
                                              const EvaluateBatch &evaluate) {
   std::vector<Individual> batch =
-      randomBatch(context, context.config.population);
+      randomBatch(context, context.settings.population);
   evaluate(batch, generation);
   return batch;
 }

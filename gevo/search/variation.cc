@@ -43,7 +43,9 @@ std::vector<Edit> Variation::mutate(const std::vector<Edit> &edits,
   }
   BuiltVariant built = build(out);
   out = std::move(built.edits);
-  (void)addEdit(*built.module, out, rng);
+  // When no operator finds an edit on this variant, the child keeps the
+  // edits that applied: a mutation may leave a list as it is.
+  addEdit(*built.module, out, rng).IgnoreError();
   return out;
 }
 
