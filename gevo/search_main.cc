@@ -95,6 +95,13 @@ cl::opt<double> immigrantRate(
     cl::desc("Share of each generation's children drawn at random like "
              "random search's, instead of bred (default 0.25)"),
     cl::init(gevo::SearchConfig().immigrantRate), cl::cat(category));
+cl::opt<double> maxErrorIncrease(
+    "max-error-increase",
+    cl::desc("NSGA-II ranks a variant whose validation error exceeds the "
+             "unmodified program's by more than this behind every other, so "
+             "that broken fast variants do not hold the front's ends "
+             "(default 0.25)"),
+    cl::init(gevo::SearchConfig().maxErrorIncrease), cl::cat(category));
 cl::opt<int>
     initialEdits("initial-edits",
                  cl::desc("Initial individuals hold 1..N edits (default 4)"),
@@ -246,6 +253,7 @@ int main(int argc, char **argv) {
     config.mutationRate = mutationRate;
     config.removeRate = removeRate;
     config.immigrantRate = immigrantRate;
+    config.maxErrorIncrease = maxErrorIncrease;
     config.initialEdits = initialEdits;
     config.maxRandomEdits = maxRandomEdits;
     config.seed = seed;

@@ -214,15 +214,14 @@ void minimizers(std::ostringstream &md) {
 }
 
 void claim(std::ostringstream &md, const Object *c, bool prediction) {
-  md << (prediction ? "### Prediction: the largest speed-up at a bounded "
-                      "test-accuracy loss\n\n"
-                    : "### Training: the largest test-accuracy gain at a "
-                      "bounded run time\n\n");
+  md << (prediction ? "### Prediction: speed-up at a bounded accuracy loss\n\n"
+                    : "### Training: test-accuracy gain at a bounded run "
+                      "time\n\n");
   if (!c) {
     md << "Not run.\n\n";
     return;
   }
-  md << "| seed | test accuracy (unmodified) | best variant's | run x | "
+  md << "| seed | test accuracy (unmodified) | chosen variant's | run x | "
         "noise band | figure | front | patch |\n|---|---|---|---|---|---|---|"
         "---|\n";
   if (const llvm::json::Array *seeds = c->getArray("seeds"))
@@ -230,7 +229,8 @@ void claim(std::ostringstream &md, const Object *c, bool prediction) {
       const Object *row = s.getAsObject();
       bool found = row->get("figure") != nullptr;
       std::string figure =
-          !found ? "none in bound"
+          !found ? (prediction ? "none beyond noise in bound"
+                               : "no validation gain in bound")
           : prediction
               ? absl::StrFormat("%+.1f%% speed", 100 * num(row, "figure"))
               : absl::StrFormat("%+.2f points", 100 * num(row, "figure"));
@@ -248,12 +248,21 @@ void claim(std::ostringstream &md, const Object *c, bool prediction) {
           found && prediction && inNoise ? " (within noise)" : "",
           int(num(row, "front_size")), relative(str(row, "patch")));
     }
+  if (c->get("median_figure"))
+    md << absl::StrFormat(
+        "\nMedian over seeds (a seed with no member counts as 0): **%s**.\n",
+        prediction
+            ? absl::StrFormat("%+.1f%% speed", 100 * num(c, "median_figure"))
+            : absl::StrFormat("%+.2f points", 100 * num(c, "median_figure")));
   if (!c->get("best_figure")) {
-    md << "\nNo front member of any seed is within the bound.\n\n";
+    md << (prediction ? "\nNo seed found a speed-up beyond noise within the "
+                        "bound.\n\n"
+                      : "\nNo seed found a validation gain within the "
+                        "bound.\n\n");
     return;
   }
   md << absl::StrFormat(
-      "\nBest: **%s** (test accuracy %.2f%% -> %.2f%%, run x%.3f). Its "
+      "\nBest seed: **%s** (test accuracy %.2f%% -> %.2f%%, run x%.3f). Its "
       "patch, minimised from %d to %d edits, labelled by the analyzer:\n\n",
       prediction ? absl::StrFormat("%+.1f%% speed", 100 * num(c, "best_figure"))
                  : absl::StrFormat("%+.2f points of test accuracy",
@@ -280,11 +289,13 @@ void paperClaims(std::ostringstream &md) {
     return;
   md << absl::StrFormat(
       "Each search: objectives (runtime, validation error), %.0f s budget, "
-      "seeds 1..%d; the test split is scored only on the re-measured front. "
+      "seeds 1..%d. Each seed's variant is chosen as a user would, on "
+      "validation accuracy and the re-measured run time alone (prediction: "
+      "the fastest beyond the noise band within %.1f points of validation "
+      "accuracy; training: the best validation accuracy at a run-time ratio "
+      "of at most %.2f); only then is it scored on the test split. "
       "Paper: prediction +90.43%% speed at 91.2%% -> 89.3%%; training +4.88 "
-      "points (91%% -> 96%%). Bounds here: at most %.1f points of test "
-      "accuracy lost (prediction), run-time ratio at most %.2f "
-      "(training).\n\n",
+      "points (91%% -> 96%%).\n\n",
       num(o, "budget_seconds"), int(num(o, "seeds")),
       100 * num(o, "max_accuracy_loss"), num(o, "max_runtime_ratio"));
   claim(md, o->getObject("prediction"), true);

@@ -89,9 +89,16 @@ absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
                                     const MutationOptions &options, Rng &rng,
                                     int attempts) {
   absl::Status last = absl::NotFoundError("no operator enabled");
+  bool weighted = !options.kinds.empty() &&
+                  options.kindWeights.size() == options.kinds.size();
+  std::discrete_distribution<size_t> byWeight;
+  if (weighted)
+    byWeight = std::discrete_distribution<size_t>(options.kindWeights.begin(),
+                                                  options.kindWeights.end());
   for (int i = 0; i < attempts && !options.kinds.empty(); ++i) {
-    absl::StatusOr<Edit> edit =
-        propose(module, pick(options.kinds, rng), options, rng);
+    EditKind kind =
+        weighted ? options.kinds[byWeight(rng)] : pick(options.kinds, rng);
+    absl::StatusOr<Edit> edit = propose(module, kind, options, rng);
     if (edit.ok())
       return edit;
     last = edit.status();

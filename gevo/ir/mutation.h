@@ -27,6 +27,8 @@ struct MutationOptions {
   /// Operators to draw from.
   std::vector<EditKind> kinds = {std::begin(kAllEditKinds),
                                  std::end(kAllEditKinds)};
+  /// How likely each of `kinds` is drawn (same order); empty: uniformly.
+  std::vector<double> kindWeights;
   /// Only ops in these functions (empty: all).
   std::vector<std::string> functions;
   /// Only ops whose name starts with one of these ("arith.", "linalg.matmul";

@@ -38,6 +38,13 @@ public:
   virtual std::vector<Individual> evolve(std::vector<Individual> population,
                                          int generation,
                                          const EvaluateBatch &evaluate) = 0;
+  /// How likely each of the mutation options' kinds is drawn for children
+  /// of `population` (same order); empty when drawn uniformly. A function
+  /// of the population, so a resumed run draws as the uninterrupted one.
+  virtual std::vector<double>
+  operatorWeights(const std::vector<Individual> &population) const {
+    return {};
+  }
 };
 
 /// What the algorithms read of a search's settings (SearchConfig's fields
@@ -63,6 +70,9 @@ struct AlgorithmContext {
   const Variation &variation;
   const std::vector<std::string> &objectives;
   std::mt19937_64 &rng;
+  /// Per objective, the largest value a variant may have and still be
+  /// ranked with the others (+inf: no bound); empty: no bounds.
+  std::vector<double> bounds = {};
 };
 
 /// A fresh individual of 1..maxEdits random edits (as random search draws

@@ -17,6 +17,54 @@ Nsga2Search::objectivesOf(const Individual &individual) const {
   return objectiveValues(individual.measurement, context.objectives);
 }
 
+bool Nsga2Search::ranked(const Individual &individual) const {
+  if (!individual.feasible())
+    return false;
+  std::vector<double> values = objectivesOf(individual);
+  for (size_t k = 0; k < values.size() && k < context.bounds.size(); ++k)
+    if (values[k] > context.bounds[k])
+      return false;
+  return true;
+}
+
+Ranking Nsga2Search::rank(const std::vector<Individual> &population) const {
+  std::vector<Objectives> points;
+  std::vector<bool> feasible;
+  for (const Individual &individual : population) {
+    points.push_back(objectivesOf(individual));
+    feasible.push_back(ranked(individual));
+  }
+  return rankPopulation(points, feasible);
+}
+
+std::vector<double>
+Nsga2Search::operatorWeights(const std::vector<Individual> &population) const {
+  const std::vector<EditKind> &kinds =
+      context.variation.mutationOptions().kinds;
+  if (kinds.size() < 2 || population.empty())
+    return {};
+  // One pseudo-count each, then one per edit of that kind in the first
+  // front; a floor keeps every operator drawn now and then.
+  std::vector<double> credit(kinds.size(), 1.0);
+  Ranking ranking = rank(population);
+  for (size_t i = 0; i < population.size(); ++i) {
+    if (ranking.rank[i] != 0 || !ranked(population[i]))
+      continue;
+    for (const Edit &edit : population[i].edits)
+      for (size_t k = 0; k < kinds.size(); ++k)
+        if (kinds[k] == edit.kind)
+          credit[k] += 1;
+  }
+  double total = 0;
+  for (double c : credit)
+    total += c;
+  double floor = 0.25 / kinds.size();
+  std::vector<double> weights;
+  for (double c : credit)
+    weights.push_back(floor + (1 - floor * kinds.size()) * c / total);
+  return weights;
+}
+
 std::vector<Individual>
 Nsga2Search::initialPopulation(const EvaluateBatch &evaluate) {
   const AlgorithmSettings &config = context.settings;
@@ -55,15 +103,15 @@ std::vector<Individual>
 Nsga2Search::offspring(const std::vector<Individual> &parents) {
   const AlgorithmSettings &config = context.settings;
   std::mt19937_64 &rng = context.rng;
-  std::vector<Objectives> points;
-  std::vector<bool> feasible;
-  for (const Individual &individual : parents) {
-    points.push_back(objectivesOf(individual));
-    feasible.push_back(individual.feasible());
-  }
-  Ranking ranking = rankPopulation(points, feasible);
+  Ranking ranking = rank(parents);
+  int frontSize = 0;
+  for (size_t i = 0; i < parents.size(); ++i)
+    frontSize += ranking.rank[i] == 0 && ranked(parents[i]);
+  double immigrantRate =
+      frontSize >= 3 ? config.immigrantRate / 2 : config.immigrantRate;
   int immigrants =
-      static_cast<int>(std::lround(config.immigrantRate * config.population));
+      static_cast<int>(std::lround(immigrantRate * config.population));
+  std::vector<double> weights = operatorWeights(parents);
   std::vector<Individual> children = randomBatch(context, immigrants);
   while (static_cast<int>(children.size()) < config.population) {
     const Individual &a = parents[tournament(ranking, rng)];
@@ -82,7 +130,7 @@ Nsga2Search::offspring(const std::vector<Individual> &parents) {
       if (repeatsParent || chance(config.mutationRate, rng)) {
         std::vector<Edit> before = child.edits;
         child.edits = context.variation.mutate(
-            before, repeatsParent ? 0.0 : config.removeRate, rng);
+            before, repeatsParent ? 0.0 : config.removeRate, rng, weights);
         if (child.edits.size() > before.size())
           child.newestKind = child.edits.back().kind;
       }
@@ -109,7 +157,7 @@ Nsga2Search::survivors(std::vector<Individual> parents,
   std::vector<bool> feasible;
   for (const Individual &individual : distinct) {
     points.push_back(objectivesOf(individual));
-    feasible.push_back(individual.feasible());
+    feasible.push_back(ranked(individual));
   }
   int size = context.settings.population;
   std::vector<Individual> next;

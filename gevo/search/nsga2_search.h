@@ -6,11 +6,20 @@
 // of random immigrants, and elitist survival over parents and children with
 // equal variants kept once. Ranks, crowding and survivors are nsga2.h's.
 //
+// Two things steer it towards what a user could want: variants outside the
+// context's bounds (an error far above the unmodified program's) rank behind
+// the others, so crowding does not keep broken extremes; and mutation draws
+// its operator by adaptive weights (probability matching with a floor): an
+// operator's share follows how many edits of its kind the current first
+// front holds. The immigrant share halves once that front has three
+// members.
+//
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_NSGA2_SEARCH_H
 #define GEVO_SEARCH_NSGA2_SEARCH_H
 
 #include "gevo/search/algorithm.h"
+#include "gevo/search/nsga2.h"
 
 namespace gevo {
 
@@ -22,12 +31,17 @@ public:
   std::vector<Individual> evolve(std::vector<Individual> population,
                                  int generation,
                                  const EvaluateBatch &evaluate) override;
+  std::vector<double>
+  operatorWeights(const std::vector<Individual> &population) const override;
 
 private:
   std::vector<Individual> offspring(const std::vector<Individual> &parents);
   std::vector<Individual> survivors(std::vector<Individual> parents,
                                     std::vector<Individual> children) const;
   std::vector<double> objectivesOf(const Individual &individual) const;
+  /// Measured ok and inside the bounds.
+  bool ranked(const Individual &individual) const;
+  Ranking rank(const std::vector<Individual> &population) const;
 
   AlgorithmContext context;
 };

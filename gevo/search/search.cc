@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gevo/search/algorithm.h"
 #include "gevo/search/batch_evaluator.h"
 #include "gevo/search/checkpoint.h"
@@ -70,6 +73,9 @@ private:
   absl::Status measureBaseline();
   void evaluateGeneration(std::vector<Individual> &batch, int generation);
   absl::Status saveCheckpoint();
+  /// A row of operator_weights.csv: the generation and the chance each
+  /// operator has of being drawn for the next one's children.
+  absl::Status appendOperatorWeights();
   absl::Status writeRunJson(const char *status);
   absl::Status report(SearchResult &result);
   std::vector<double> objectivesOf(const Individual &individual) const {
@@ -125,9 +131,14 @@ absl::Status SearchRun::prepare(bool resume) {
   mutation.opPrefixes = config.opPrefixes;
   variation = std::make_unique<Variation>(bench->unmodified(), mutation);
   rng.seed(config.seed);
-  algorithm =
-      makeAlgorithm(config, AlgorithmContext{algorithmSettings(config),
-                                             *variation, objectives, rng});
+  std::vector<double> bounds;
+  for (const std::string &name : objectives)
+    bounds.push_back(name == "error"
+                         ? bench->baseline().error() + config.maxErrorIncrease
+                         : std::numeric_limits<double>::infinity());
+  algorithm = makeAlgorithm(config, AlgorithmContext{algorithmSettings(config),
+                                                     *variation, objectives,
+                                                     rng, bounds});
   if (resume) {
     GEVO_ASSIGN_OR_RETURN(std::string text, dir.readCheckpoint());
     GEVO_ASSIGN_OR_RETURN(state,
@@ -224,6 +235,28 @@ absl::Status SearchRun::saveCheckpoint() {
   return dir.writeCheckpoint(toJsonText(state));
 }
 
+absl::Status SearchRun::appendOperatorWeights() {
+  std::vector<double> weights = algorithm->operatorWeights(state.population);
+  if (weights.empty())
+    return absl::OkStatus();
+  std::string path = dir.file("operator_weights.csv");
+  bool fresh = !std::ifstream(path).good();
+  std::ofstream out(path, std::ios::app);
+  if (fresh) {
+    out << "generation";
+    for (EditKind kind : variation->mutationOptions().kinds)
+      out << "," << toString(kind);
+    out << "\n";
+  }
+  out << state.generation;
+  for (double weight : weights)
+    out << "," << absl::StrFormat("%.4f", weight);
+  out << "\n";
+  if (!out)
+    return absl::InternalError(absl::StrCat(path, ": cannot write"));
+  return absl::OkStatus();
+}
+
 absl::Status SearchRun::writeRunJson(const char *status) {
   llvm::json::Object object{
       {"status", status},
@@ -270,6 +303,7 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
         algorithm->evolve(std::move(state.population), generation, evaluate);
     state.generation = generation;
     GEVO_RETURN_IF_ERROR(saveCheckpoint());
+    GEVO_RETURN_IF_ERROR(appendOperatorWeights());
     if (!quiet)
       progress.generationDone(progressState());
     lastGeneration = secondsSince(generationStart);

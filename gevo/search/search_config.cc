@@ -85,6 +85,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"mutation_rate", c.mutationRate},
       {"remove_rate", c.removeRate},
       {"immigrant_rate", c.immigrantRate},
+      {"max_error_increase", c.maxErrorIncrease},
       {"initial_edits", c.initialEdits},
       {"max_random_edits", c.maxRandomEdits},
       {"seed", static_cast<int64_t>(c.seed)},
@@ -140,6 +141,7 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   num("mutation_rate", c.mutationRate);
   num("remove_rate", c.removeRate);
   num("immigrant_rate", c.immigrantRate);
+  num("max_error_increase", c.maxErrorIncrease);
   integer("initial_edits", c.initialEdits);
   integer("max_random_edits", c.maxRandomEdits);
   integer("seed", c.seed);

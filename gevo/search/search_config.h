@@ -46,6 +46,9 @@ struct SearchConfig {
   /// random search draws them) instead of bred from parents: immigrants
   /// that keep exploring while the rest exploit the front.
   double immigrantRate = 0.25;
+  /// NSGA-II ranks a variant whose error exceeds the unmodified program's by
+  /// more than this behind the others (a broken extreme).
+  double maxErrorIncrease = 0.25;
   /// Initial lists hold 1..initialEdits edits; random search draws lists of
   /// 1..maxRandomEdits.
   int initialEdits = 4;

@@ -7,9 +7,16 @@
 namespace gevo {
 
 absl::Status Variation::addEdit(mlir::ModuleOp variant,
-                                std::vector<Edit> &edits,
-                                std::mt19937_64 &rng) const {
-  absl::StatusOr<Edit> edit = proposeAnyEdit(variant, options, rng);
+                                std::vector<Edit> &edits, std::mt19937_64 &rng,
+                                const std::vector<double> &kindWeights) const {
+  absl::StatusOr<Edit> edit;
+  if (kindWeights.empty()) {
+    edit = proposeAnyEdit(variant, options, rng);
+  } else {
+    MutationOptions weighted = options;
+    weighted.kindWeights = kindWeights;
+    edit = proposeAnyEdit(variant, weighted, rng);
+  }
   if (!edit.ok())
     return edit.status();
   edits.push_back(*edit);
@@ -31,9 +38,10 @@ std::vector<Edit> Variation::randomList(int length,
   return edits;
 }
 
-std::vector<Edit> Variation::mutate(const std::vector<Edit> &edits,
-                                    double removeRate,
-                                    std::mt19937_64 &rng) const {
+std::vector<Edit>
+Variation::mutate(const std::vector<Edit> &edits, double removeRate,
+                  std::mt19937_64 &rng,
+                  const std::vector<double> &kindWeights) const {
   std::vector<Edit> out = edits;
   if (!out.empty() &&
       std::uniform_real_distribution<double>(0, 1)(rng) < removeRate) {
@@ -45,7 +53,7 @@ std::vector<Edit> Variation::mutate(const std::vector<Edit> &edits,
   out = std::move(built.edits);
   // When no operator finds an edit on this variant, the child keeps the
   // edits that applied: a mutation may leave a list as it is.
-  addEdit(*built.module, out, rng).IgnoreError();
+  addEdit(*built.module, out, rng, kindWeights).IgnoreError();
   return out;
 }
 

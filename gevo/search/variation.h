@@ -35,16 +35,19 @@ public:
   /// Appends one edit proposed on `variant` (which it leaves unchanged) to
   /// `edits`. Fails when no operator finds a valid edit.
   absl::Status addEdit(mlir::ModuleOp variant, std::vector<Edit> &edits,
-                       std::mt19937_64 &rng) const;
+                       std::mt19937_64 &rng,
+                       const std::vector<double> &kindWeights = {}) const;
 
   /// A list of `length` edits, each proposed on the module the previous ones
   /// produced (shorter when proposals run out).
   std::vector<Edit> randomList(int length, std::mt19937_64 &rng) const;
 
   /// Mutation: with probability `removeRate` (and a non-empty list) drops a
-  /// random edit, otherwise adds one.
+  /// random edit, otherwise adds one, its operator drawn by `kindWeights`
+  /// (parallel to the options' kinds; empty: uniformly).
   std::vector<Edit> mutate(const std::vector<Edit> &edits, double removeRate,
-                           std::mt19937_64 &rng) const;
+                           std::mt19937_64 &rng,
+                           const std::vector<double> &kindWeights = {}) const;
 
   const MutationOptions &mutationOptions() const { return options; }
 
