@@ -37,10 +37,13 @@ llvm::cl::opt<std::string> modulePath(
 
 llvm::cl::opt<std::string> pipeline(
     "pipeline",
-    llvm::cl::desc("MLIR pass pipeline that lowers the module to the LLVM "
-                   "dialect, in mlir-opt syntax (with or without a "
-                   "builtin.module(...) wrapper). Default: the CPU pipeline "
-                   "printed in --json output"),
+    llvm::cl::desc("How the module is lowered to the LLVM dialect: "
+                   "'vector' (default: linalg tiled and vectorised for the "
+                   "host CPU, falling back to 'plain' for a module it cannot "
+                   "lower), 'plain' (linalg to scalar loops), or a pass "
+                   "pipeline in mlir-opt syntax (with or without a "
+                   "builtin.module(...) wrapper). --json prints the passes "
+                   "that ran"),
     llvm::cl::value_desc("passes"), llvm::cl::cat(category));
 
 llvm::cl::opt<std::string> llvmPipeline(

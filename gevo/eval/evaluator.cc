@@ -70,7 +70,9 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
   EvaluationReport report;
   report.workload = spec.name;
   report.modulePath = bufferName;
-  report.pipeline = resolvePipeline(options.pipeline).passes;
+  PipelineChoice choice = resolvePipeline(options.pipeline);
+  report.pipeline =
+      compiled.lowering.fellBack() ? choice.fallbackPasses : choice.passes;
   report.loweredWith = compiled.lowering.loweredWith;
   report.fallbackReason = compiled.lowering.fallbackReason;
   report.parseMs = compiled.parseMs;

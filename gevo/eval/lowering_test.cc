@@ -6,6 +6,7 @@
 
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/jit.h"
+#include "gevo/eval/measurement.h"
 #include "gevo/ir/mlir_support.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -219,6 +220,17 @@ TEST(LoweringTest, WithoutAFallbackAFailureIsTheUsers) {
   ASSERT_FALSE(status.ok());
   EXPECT_THAT(std::string(status.message()), HasSubstr("unlowered"));
   EXPECT_FALSE(note.fellBack());
+}
+
+TEST(LoweringTest, AMeasurementKeepsItsFallbackThroughTheCache) {
+  Measurement fellBack;
+  fellBack.loweringFallback = "test.mlir:3:5: error: failed to vectorize";
+  absl::StatusOr<Measurement> back = parseMeasurementJson(toJsonLine(fellBack));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->loweringFallback, fellBack.loweringFallback);
+  back = parseMeasurementJson(toJsonLine(Measurement()));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->loweringFallback, "");
 }
 
 } // namespace
