@@ -40,7 +40,9 @@ for step in "${steps[@]}"; do
       --exhaustive-limit="${EXHAUSTIVE_LIMIT:-8}" --json="$out/minimizers.json" ;;
   paper_claims)
     run //gevo/bench:paper_claims -- --budget="${PAPER_BUDGET:-3m}" \
-      --out="$out/paper-claims-runs" --json="$out/paper_claims.json" ;;
+      --out="$out/paper-claims-runs" --json="$out/paper_claims.json"
+    bazel build //replay:apply //gevo:evaluate
+    gevo/bench/check_claims.py --results="$out" ;;
   scaling)
     run //gevo/bench:scaling -- --json="$out/scaling.json" ;;
   esac
