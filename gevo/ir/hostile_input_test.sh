@@ -2,7 +2,8 @@
 # Hostile input through the tools: a model nested 4 000 deep (which overflows
 # MLIR's recursive parser) is a one-line error with file:line and exit 2 from
 # //replay:apply and //gevo:mutate (list and mutate), never SIGSEGV; a
-# far-off ordinal is refused beyond --max-fuzz and re-anchors within it.
+# far-off ordinal is refused beyond --max-fuzz and re-anchors within it; the
+# address list reads as it did before it was made linear.
 set -u
 apply="$1"
 mutate="$2"
@@ -60,6 +61,14 @@ if [[ $? == 0 && "$summary" == *"re-anchored with fuzz 999999"* ]]; then
   echo "ok   apply far ordinal, --max-fuzz=1000000"
 else
   fail "apply far ordinal, --max-fuzz=1000000: $summary"
+fi
+
+# --list prints with one printer state for the module now (linear time); its
+# text is the one the per-op printing gave (recorded before the change).
+if "$mutate" --input="$dir/ops.mlir" --list | diff - "$dir/ops_list.txt"; then
+  echo "ok   mutate --list unchanged"
+else
+  fail "mutate --list differs from $dir/ops_list.txt"
 fi
 
 ((failures == 0)) || { echo "$failures case(s) failed"; exit 1; }

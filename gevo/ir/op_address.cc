@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/xxhash.h"
 
@@ -206,6 +207,22 @@ absl::StatusOr<mlir::Value> AddressIndex::resolve(const ValueRef &ref,
   default:
     return absl::InvalidArgumentError(
         absl::StrCat(toString(ref), ": not a value of the module"));
+  }
+}
+
+void printAddressList(mlir::ModuleOp module, const AddressIndex &index,
+                      llvm::raw_ostream &os) {
+  os << "model " << modelFingerprint(module) << "\n";
+  // One printer state for the module: printing each op on its own would
+  // number the SSA values of the whole module again for every op.
+  mlir::AsmState state(module, mlir::OpPrintingFlags().skipRegions());
+  std::string text;
+  for (mlir::Operation *op : index.ops()) {
+    text.clear();
+    llvm::raw_string_ostream line(text);
+    op->print(line, state);
+    os << toString(*index.refOf(op)) << "  "
+       << llvm::StringRef(text).split('\n').first.trim() << "\n";
   }
 }
 

@@ -77,6 +77,12 @@ private:
       byName;
 };
 
+/// `//gevo:mutate --list`: the model fingerprint, then one line per
+/// addressable op, its address and its first printed line (regions skipped).
+/// Names are numbered once for the module, so it takes linear time.
+void printAddressList(mlir::ModuleOp module, const AddressIndex &index,
+                      llvm::raw_ostream &os);
+
 } // namespace gevo
 
 #endif // GEVO_IR_OP_ADDRESS_H
