@@ -6,8 +6,9 @@
 // Generates straight-line chains of arithmetic (constants, adds, muls, subs
 // feeding one another) of each size and a deep nest of scf.execute_region,
 // then times what //gevo:mutate and //replay:apply do on them: the address
-// list (--list), a 4-edit mutation (propose and apply each edit, as the tool
-// does) and the replay of that patch on a fresh parse. It prints microseconds
+// list (--list), 4-edit mutations (propose and apply each edit, as the tool
+// does; the mean of --mutations seeds) and the replay of each patch on a
+// fresh parse. It prints microseconds
 // per op: flat columns mean linear time. A program that prints figures, never
 // a timed test.
 //
@@ -43,8 +44,13 @@ llvm::cl::opt<int> depth("depth",
                          llvm::cl::desc("Depth of the nested model (levels of "
                                         "scf.execute_region, 3 ops each)"),
                          llvm::cl::init(500));
-llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Mutation seed"),
+llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("First mutation seed"),
                              llvm::cl::init(7));
+llvm::cl::opt<int> mutations(
+    "mutations",
+    llvm::cl::desc("4-edit mutations per model (seeds seed, seed+1, ...); "
+                   "the figures are their mean"),
+    llvm::cl::init(3));
 llvm::cl::opt<std::string>
     figuresPath("figures", llvm::cl::desc("Write the figures as JSON here"));
 
@@ -106,33 +112,35 @@ int measure(mlir::MLIRContext &context, const std::string &name,
   row.listMs = gevo::millisecondsSince(start);
   row.ops = static_cast<int>(index.ops().size());
 
-  // A 4-edit mutation, as //gevo:mutate --edits=4 makes it.
-  mlir::OwningOpRef<mlir::ModuleOp> work((**module).clone());
-  gevo::Patch patch;
-  patch.model = gevo::modelFingerprint(**module);
-  std::mt19937_64 rng(seed);
-  gevo::MutationOptions options;
-  start = gevo::SteadyClock::now();
-  for (int i = 0; i < 4; ++i) {
-    absl::StatusOr<gevo::Edit> edit = gevo::proposeAnyEdit(*work, options, rng);
-    if (!edit.ok())
-      return gevo::reportBadInput(std::string(edit.status().message()));
-    if (absl::Status status = gevo::applyEdit(*work, *edit); !status.ok())
-      return gevo::reportBadInput(std::string(status.message()));
-    patch.addEdit(*edit);
+  // 4-edit mutations, as //gevo:mutate --edits=4 makes them, each replayed
+  // on a fresh parse (the parse is not timed).
+  for (int m = 0; m < mutations; ++m) {
+    mlir::OwningOpRef<mlir::ModuleOp> work((**module).clone());
+    gevo::Patch patch;
+    patch.model = gevo::modelFingerprint(**module);
+    std::mt19937_64 rng(seed + m);
+    gevo::MutationOptions options;
+    start = gevo::SteadyClock::now();
+    for (int i = 0; i < 4; ++i) {
+      absl::StatusOr<gevo::Edit> edit =
+          gevo::proposeAnyEdit(*work, options, rng);
+      if (!edit.ok())
+        return gevo::reportBadInput(std::string(edit.status().message()));
+      if (absl::Status status = gevo::applyEdit(*work, *edit); !status.ok())
+        return gevo::reportBadInput(std::string(status.message()));
+      patch.addEdit(*edit);
+    }
+    row.mutateMs += gevo::millisecondsSince(start) / mutations;
+    auto fresh = gevo::parseModule(context, text, name);
+    if (!fresh.ok())
+      return gevo::reportBadInput(std::string(fresh.status().message()));
+    start = gevo::SteadyClock::now();
+    absl::StatusOr<gevo::ApplyReport> report =
+        gevo::applyPatch(**fresh, patch, "bench.gevo", gevo::OnMismatch::Error);
+    if (!report.ok())
+      return gevo::reportBadInput(std::string(report.status().message()));
+    row.applyMs += gevo::millisecondsSince(start) / mutations;
   }
-  row.mutateMs = gevo::millisecondsSince(start);
-
-  // Replaying the patch (on a fresh parse, not timed).
-  auto fresh = gevo::parseModule(context, text, name);
-  if (!fresh.ok())
-    return gevo::reportBadInput(std::string(fresh.status().message()));
-  start = gevo::SteadyClock::now();
-  absl::StatusOr<gevo::ApplyReport> report =
-      gevo::applyPatch(**fresh, patch, "bench.gevo", gevo::OnMismatch::Error);
-  if (!report.ok())
-    return gevo::reportBadInput(std::string(report.status().message()));
-  row.applyMs = gevo::millisecondsSince(start);
   return 0;
 }
 
@@ -142,6 +150,8 @@ int main(int argc, char **argv) {
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv, "ir_scaling: time per op of --list, mutate and apply\n"))
     return 2;
+  if (mutations < 1)
+    return gevo::reportBadInput("--mutations must be at least 1");
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
   std::vector<Row> rows;
   for (absl::string_view size : absl::StrSplit(sizes, ',', absl::SkipEmpty())) {
