@@ -88,15 +88,8 @@ int main(int argc, char **argv) {
   if (!module.ok())
     return gevo::reportBadInput(std::string(module.status().message()));
   if (list) {
-    gevo::AddressIndex index(**module);
-    llvm::outs() << "model " << gevo::modelFingerprint(**module) << "\n";
-    for (mlir::Operation *op : index.ops()) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      op->print(os, mlir::OpPrintingFlags().skipRegions());
-      llvm::outs() << gevo::toString(*index.refOf(op)) << "  "
-                   << llvm::StringRef(text).split('\n').first.trim() << "\n";
-    }
+    gevo::printAddressList(**module, gevo::AddressIndex(**module),
+                           llvm::outs());
     return 0;
   }
   gevo::Patch patch;

@@ -45,7 +45,7 @@ std::string ApplyReport::summary(const std::string &patchName) const {
 absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
                                        const Patch &patch,
                                        const std::string &patchName,
-                                       OnMismatch onMismatch) {
+                                       OnMismatch onMismatch, int maxFuzz) {
   ApplyReport report;
   report.modelActual = modelFingerprint(module);
   report.modelMatches = report.modelActual == patch.model;
@@ -63,7 +63,7 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
       trial = module.clone();
     mlir::ModuleOp target = trial ? *trial : module;
     EditOutcome outcome;
-    absl::Status status = applyEdit(target, entry.edit, &outcome);
+    absl::Status status = applyEdit(target, entry.edit, &outcome, maxFuzz);
     if (!status.ok()) {
       std::string where =
           absl::StrCat(patchName, ":", entry.line, ": error: edit ", number,

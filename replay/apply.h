@@ -24,8 +24,8 @@ enum class OnMismatch { Error, Skip };
 
 struct EditResult {
   enum class Fate { Applied, Reanchored, Skipped } fate = Fate::Applied;
-  int line = 0;  // in the patch file
-  int fuzz = 0;  // for Reanchored
+  int line = 0;       // in the patch file
+  int fuzz = 0;       // for Reanchored
   std::string reason; // for Skipped
 };
 
@@ -41,11 +41,12 @@ struct ApplyReport {
 /// that cannot apply is an error naming `patchName:line` and the edit (the
 /// module may then hold part of that edit: apply to a clone when the original
 /// must survive); with Skip it is left out (the module stays as before that
-/// edit) and reported.
+/// edit) and reported. An address re-anchors at most `maxFuzz` ordinals away.
 absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
                                        const Patch &patch,
                                        const std::string &patchName,
-                                       OnMismatch onMismatch);
+                                       OnMismatch onMismatch,
+                                       int maxFuzz = kDefaultMaxFuzz);
 
 } // namespace gevo
 

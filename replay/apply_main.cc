@@ -43,6 +43,11 @@ llvm::cl::opt<std::string> onMismatch(
                    "silently get a different program) or 'skip' (leave it "
                    "out and say so)"),
     llvm::cl::init("error"), llvm::cl::cat(category));
+llvm::cl::opt<int> maxFuzz(
+    "max-fuzz",
+    llvm::cl::desc("How many ordinals away an address may re-anchor to an op "
+                   "with its fingerprint; further is an error (default 100)"),
+    llvm::cl::init(gevo::kDefaultMaxFuzz), llvm::cl::cat(category));
 llvm::cl::opt<bool> quiet("quiet",
                           llvm::cl::desc("Print the summary only on failure"),
                           llvm::cl::cat(category));
@@ -58,6 +63,8 @@ int main(int argc, char **argv) {
     return 2;
   if (onMismatch != "error" && onMismatch != "skip")
     return gevo::reportBadInput("--on-mismatch must be 'error' or 'skip'");
+  if (maxFuzz < 0)
+    return gevo::reportBadInput("--max-fuzz must be 0 or more");
   std::string patchFile = gevo::resolveUserPath(patchPath);
   absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(patchFile);
   if (!patch.ok())
@@ -68,7 +75,8 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput(std::string(module.status().message()));
   absl::StatusOr<gevo::ApplyReport> report = gevo::applyPatch(
       **module, *patch, patchPath,
-      onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error);
+      onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error,
+      maxFuzz);
   if (!report.ok())
     return gevo::reportBadInput(std::string(report.status().message()));
   std::string text;

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/ir/escape.h"
 #include "gevo/support/status_macros.h"
 #include "replay/patch.h"
 
@@ -259,7 +260,8 @@ absl::StatusOr<Edit> LineParser::edit() {
 std::string LineParser::atText() const {
   if (pos >= line.size())
     return " at the end of the line";
-  return absl::StrCat(", found '", line.substr(pos, 20), "'");
+  // The line is user input: control bytes would break the one-line message.
+  return absl::StrCat(", found '", escapeForMessage(line.substr(pos, 20)), "'");
 }
 
 std::string printEdit(const Edit &edit) {

@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "gevo/ir/escape.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "replay/edit_syntax.h"
@@ -14,6 +15,16 @@ namespace gevo {
 namespace {
 
 constexpr const char kMagic[] = "gevo-patch";
+
+/// Where the first control byte (other than a tab) of a line is.
+std::optional<size_t> controlByteAt(const std::string &line) {
+  for (size_t i = 0; i < line.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7f)
+      return i;
+  }
+  return std::nullopt;
+}
 
 } // namespace
 
@@ -71,6 +82,11 @@ absl::StatusOr<Patch> parsePatch(const std::string &text,
       return absl::InvalidArgumentError(absl::StrCat(
           name, ":", lineNo, ":", line.find('\r') + 1,
           ": error: carriage return in a patch; use Unix line endings"));
+    if (std::optional<size_t> at = controlByteAt(line))
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ":", lineNo, ":", *at + 1, ": error: control byte ",
+          escapeForMessage(line.substr(*at, 1)),
+          " in a patch (a patch is plain text)"));
     if (state == Magic) {
       if (!parser.consume(kMagic))
         return parser.error(absl::StrCat("'", kMagic, " ", Patch::kVersion,

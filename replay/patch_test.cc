@@ -146,5 +146,28 @@ TEST(PatchTest, CorruptedPatchesNameLineAndColumn) {
               HasSubstr("carriage return"));
 }
 
+TEST(PatchTest, ControlBytesAreRefusedAndNeverEchoedRaw) {
+  std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
+  // A control byte anywhere in a line (a comment too) is refused at its column.
+  for (const char *line : {"delete @main/arith.mulf#3~dead\abeef\n",
+                           "# ring\a the bell\n", "delete @main/x.y#0\x1b[2J\n",
+                           "delete @main/arith.mulf#3~deadbeef\x7f\n"}) {
+    std::string message = errorOf(header + line);
+    EXPECT_THAT(message, HasSubstr("bad.gevo:3:")) << message;
+    EXPECT_THAT(message, HasSubstr("error: control byte \\x")) << message;
+    for (char c : message)
+      EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 ||
+                   static_cast<unsigned char>(c) == 0x7f)
+          << message;
+  }
+  EXPECT_THAT(errorOf(header + "delete @main/arith.mulf#3~deadbeef\a\n"),
+              HasSubstr("bad.gevo:3:35: error: control byte \\x07"));
+  // A single edit line parsed on its own quotes its text escaped.
+  absl::StatusOr<Edit> edit = parseEdit("delete @main/arith.mulf#3~\a\n\x1b");
+  ASSERT_FALSE(edit.ok());
+  EXPECT_THAT(std::string(edit.status().message()),
+              HasSubstr("found '\\x07\\x0a\\x1b'"));
+}
+
 } // namespace
 } // namespace gevo

@@ -17,13 +17,13 @@
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/readdress.h"
 #include "gevo/support/tool_paths.h"
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "replay/apply.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 
 namespace gevo {
 namespace {
@@ -162,10 +162,10 @@ TEST_P(ReplayTest, EditsReaddressedAfterDroppingOthersApplyWithoutFuzz) {
   EXPECT_GT(shifted, 0) << "no dropped edit ever moved another's address";
 }
 
-INSTANTIATE_TEST_SUITE_P(Workloads, ReplayTest,
-                         ::testing::Values(
-                             "testdata/digits_mlp_train/model.mlir",
-                             "testdata/digits_mlp_predict/model.mlir"));
+INSTANTIATE_TEST_SUITE_P(
+    Workloads, ReplayTest,
+    ::testing::Values("testdata/digits_mlp_train/model.mlir",
+                      "testdata/digits_mlp_predict/model.mlir"));
 
 constexpr const char kSmall[] = R"mlir(
 func.func @main(%a: f32, %b: f32) -> f32 {
@@ -249,6 +249,43 @@ TEST_F(AnchorTest, GoneAnchorIsAnErrorNamingTheEdit) {
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->edits[0].fate, EditResult::Fate::Skipped);
   EXPECT_EQ(print(*module), before);
+}
+
+TEST_F(AnchorTest, FarOffOrdinalIsRefusedBeyondTheFuzzLimit) {
+  Patch patch = deleteSecondMulf();
+  Edit edit = patch.edits()[0];
+  edit.target.ordinal = 999999; // the op is at ordinal 1
+  Patch far;
+  far.model = patch.model;
+  far.addEdit(edit);
+  far.entries.back().line = 3;
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(kSmall);
+  absl::StatusOr<ApplyReport> report =
+      applyPatch(*module, far, "p.gevo", OnMismatch::Error);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(std::string(report.status().message()),
+              HasSubstr("p.gevo:3: error: edit 1 (delete "));
+  EXPECT_THAT(std::string(report.status().message()),
+              HasSubstr("is 999998 positions from ordinal 999999, beyond the "
+                        "fuzz limit of 100"));
+  // Within the limit (default or raised) it re-anchors with that fuzz.
+  far.entries.back().edit.target.ordinal = 101;
+  module = parse(kSmall);
+  report = applyPatch(*module, far, "p.gevo", OnMismatch::Error);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->edits[0].fuzz, 100);
+  far.entries.back().edit.target.ordinal = 999999;
+  module = parse(kSmall);
+  report = applyPatch(*module, far, "p.gevo", OnMismatch::Error, 1000000);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->edits[0].fuzz, 999998);
+  // A limit of 0 takes only the recorded ordinal.
+  far.entries.back().edit.target.ordinal = 0;
+  module = parse(kSmall);
+  report = applyPatch(*module, far, "p.gevo", OnMismatch::Error, 0);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(std::string(report.status().message()),
+              HasSubstr("beyond the fuzz limit of 0"));
 }
 
 TEST_F(AnchorTest, TwoEquallyNearCandidatesAreAmbiguous) {

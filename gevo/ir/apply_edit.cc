@@ -3,6 +3,7 @@
 #include "gevo/ir/apply_edit.h"
 
 #include "absl/strings/str_cat.h"
+#include "gevo/ir/escape.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/repair.h"
 #include "gevo/ir/shrink.h"
@@ -45,10 +46,10 @@ absl::Status reorderOps(EditKind kind, mlir::Operation *target,
 }
 
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
-                       EditOutcome *outcome) {
+                       EditOutcome *outcome, int maxFuzz) {
   EditOutcome local;
   EditOutcome &out = outcome ? *outcome : local;
-  AddressIndex index(module);
+  AddressIndex index(module, maxFuzz);
   auto resolveOp = [&](const OpRef &ref) -> absl::StatusOr<mlir::Operation *> {
     GEVO_ASSIGN_OR_RETURN(AddressIndex::Resolved found, index.resolve(ref));
     out.fuzz = std::max(out.fuzz, found.fuzz);
@@ -168,7 +169,8 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
     if (*plan != rewire.repair)
       return absl::FailedPreconditionError(absl::StrCat(
           where, ": the repair needed is '", *plan, "' but the edit recorded '",
-          rewire.repair, "' (a type changed since the patch was made)"));
+          escapeForMessage(rewire.repair),
+          "' (a type changed since the patch was made)"));
     user->setOperand(rewire.operand,
                      buildRepair(builder, user->getLoc(), value, operandType));
   }

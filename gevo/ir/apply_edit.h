@@ -26,9 +26,11 @@ struct EditOutcome {
 /// Applies `edit` to `module` in place. On error the module may be partly
 /// changed: apply to a clone when the original must survive. Errors say what
 /// failed: an address (gone, ambiguous), a repair that differs from the
-/// recorded one, or IR that no longer verifies.
+/// recorded one, or IR that no longer verifies. An address re-anchors at most
+/// `maxFuzz` ordinals away (kDefaultMaxFuzz in edit.h).
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
-                       EditOutcome *outcome = nullptr);
+                       EditOutcome *outcome = nullptr,
+                       int maxFuzz = kDefaultMaxFuzz);
 
 /// The structural part of a Move (put `target` before `anchor`) or a Swap
 /// (exchange the two ops); no operand is touched. Errors for a swap that

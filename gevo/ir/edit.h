@@ -21,6 +21,10 @@
 
 namespace gevo {
 
+/// How far (in ordinals) an address may re-anchor to an op with its
+/// fingerprint unless the caller says otherwise (//replay:apply --max-fuzz).
+constexpr int kDefaultMaxFuzz = 100;
+
 struct OpRef {
   std::string function; // Symbol name without '@'.
   std::string opName;   // e.g. "arith.mulf".

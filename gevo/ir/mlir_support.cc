@@ -2,6 +2,9 @@
 
 #include "gevo/ir/mlir_support.h"
 
+#include "gevo/ir/escape.h"
+#include "gevo/ir/nesting_guard.h"
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "mlir/IR/Diagnostics.h"
@@ -82,11 +85,15 @@ DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext &context)
         // One line per diagnostic: its notes follow in parentheses.
         if (!collected.empty())
           collected += "\n";
-        absl::StrAppend(&collected, formatLocation(diag.getLocation()), ": ",
-                        severityName(diag.getSeverity()), ": ", diag.str());
+        // Diagnostics quote the input: escape its control bytes.
+        absl::StrAppend(&collected,
+                        escapeForMessage(formatLocation(diag.getLocation())),
+                        ": ", severityName(diag.getSeverity()), ": ",
+                        escapeForMessage(diag.str()));
         for (mlir::Diagnostic &note : diag.getNotes())
-          absl::StrAppend(&collected, " (", formatLocation(note.getLocation()),
-                          ": note: ", note.str(), ")");
+          absl::StrAppend(&collected, " (",
+                          escapeForMessage(formatLocation(note.getLocation())),
+                          ": note: ", escapeForMessage(note.str()), ")");
         return mlir::success();
       });
 }
@@ -102,6 +109,9 @@ std::string DiagnosticCollector::message(const std::string &fallback) const {
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
 parseModule(mlir::MLIRContext &context, const std::string &text,
             const std::string &bufferName) {
+  // Refuse text nested deeper than the parser's recursion can take.
+  if (absl::Status nesting = checkNesting(text, bufferName); !nesting.ok())
+    return nesting;
   DiagnosticCollector diagnostics(context);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(

@@ -27,7 +27,9 @@ namespace gevo {
 /// evaluator parallelises across processes instead).
 std::unique_ptr<mlir::MLIRContext> createContext();
 
-/// Parses MLIR text; `bufferName` names the source in error messages.
+/// Parses MLIR text; `bufferName` names the source in error messages. Text
+/// nested deeper than kMaxMlirNesting (nesting_guard.h) is refused before
+/// parsing, so hostile input cannot overflow the parser's stack.
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
 parseModule(mlir::MLIRContext &context, const std::string &text,
             const std::string &bufferName);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/xxhash.h"
 
@@ -60,7 +61,8 @@ std::string modelFingerprint(mlir::ModuleOp module) {
   return absl::StrFormat("%016x", llvm::xxh3_64bits(llvm::StringRef(text)));
 }
 
-AddressIndex::AddressIndex(mlir::ModuleOp module) : module(module) {
+AddressIndex::AddressIndex(mlir::ModuleOp module, int maxFuzz)
+    : module(module), maxFuzz(maxFuzz) {
   module.walk([&](mlir::func::FuncOp func) {
     std::string function = func.getSymName().str();
     auto &names = byName[function];
@@ -130,12 +132,17 @@ AddressIndex::resolve(const OpRef &ref) const {
   if (ref.ordinal < static_cast<int>(ops.size()) &&
       refs.lookup(ops[ref.ordinal]).fingerprint == ref.fingerprint)
     return Resolved{ops[ref.ordinal], 0};
-  int best = -1, bestDistance = 0;
+  int best = -1, bestDistance = 0, beyondLimit = -1;
   bool tie = false;
   for (int i = 0; i < static_cast<int>(ops.size()); ++i) {
     if (refs.lookup(ops[i]).fingerprint != ref.fingerprint)
       continue;
     int distance = std::abs(i - ref.ordinal);
+    if (distance > maxFuzz) {
+      if (beyondLimit < 0 || distance < beyondLimit)
+        beyondLimit = distance;
+      continue;
+    }
     if (best < 0 || distance < bestDistance) {
       best = i;
       bestDistance = distance;
@@ -144,6 +151,12 @@ AddressIndex::resolve(const OpRef &ref) const {
       tie = true;
     }
   }
+  if (best < 0 && beyondLimit >= 0)
+    return absl::NotFoundError(absl::StrCat(
+        toString(ref), ": the nearest ", ref.opName, " with fingerprint ",
+        absl::StrFormat("%08x", ref.fingerprint), " is ", beyondLimit,
+        " positions from ordinal ", ref.ordinal, ", beyond the fuzz limit of ",
+        maxFuzz, " (--max-fuzz raises it)"));
   if (best < 0)
     return absl::NotFoundError(absl::StrCat(
         toString(ref), ": no ", ref.opName, " in @", ref.function,
@@ -194,6 +207,22 @@ absl::StatusOr<mlir::Value> AddressIndex::resolve(const ValueRef &ref,
   default:
     return absl::InvalidArgumentError(
         absl::StrCat(toString(ref), ": not a value of the module"));
+  }
+}
+
+void printAddressList(mlir::ModuleOp module, const AddressIndex &index,
+                      llvm::raw_ostream &os) {
+  os << "model " << modelFingerprint(module) << "\n";
+  // One printer state for the module: printing each op on its own would
+  // number the SSA values of the whole module again for every op.
+  mlir::AsmState state(module, mlir::OpPrintingFlags().skipRegions());
+  std::string text;
+  for (mlir::Operation *op : index.ops()) {
+    text.clear();
+    llvm::raw_string_ostream line(text);
+    op->print(line, state);
+    os << toString(*index.refOf(op)) << "  "
+       << llvm::StringRef(text).split('\n').first.trim() << "\n";
   }
 }
 

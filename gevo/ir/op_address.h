@@ -13,7 +13,9 @@
 //
 // Resolution re-anchors like `patch` with fuzz: when the op at the ordinal
 // does not carry the fingerprint, the nearest op of that name that does is
-// taken (fuzz = ordinal distance); no candidate or a tie is an error.
+// taken (fuzz = ordinal distance); no candidate or a tie is an error, and so
+// is a candidate further than the fuzz limit (a far-off ordinal is more likely
+// a different op than the same one moved).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_IR_OP_ADDRESS_H
@@ -43,7 +45,8 @@ bool isInImplicitBody(mlir::Operation *op);
 /// Every addressable op of a module, and the address of each.
 class AddressIndex {
 public:
-  explicit AddressIndex(mlir::ModuleOp module);
+  /// `maxFuzz`: how far resolve() may re-anchor an address.
+  explicit AddressIndex(mlir::ModuleOp module, int maxFuzz = kDefaultMaxFuzz);
 
   /// The address of an addressable op; nullopt for others.
   std::optional<OpRef> refOf(mlir::Operation *op) const;
@@ -55,7 +58,8 @@ public:
     mlir::Operation *op = nullptr;
     int fuzz = 0; // |ordinal found - ordinal recorded|
   };
-  /// Finds the op an address names; errors say which address and why.
+  /// Finds the op an address names; errors say which address and why (gone,
+  /// ambiguous, or only further than the fuzz limit).
   absl::StatusOr<Resolved> resolve(const OpRef &ref) const;
   /// Finds a value (not NewResult/Constant, which the caller handles).
   absl::StatusOr<mlir::Value> resolve(const ValueRef &ref, int *fuzz) const;
@@ -65,12 +69,19 @@ public:
 
 private:
   mutable mlir::ModuleOp module;
+  int maxFuzz;
   std::vector<mlir::Operation *> allOps;
   llvm::DenseMap<mlir::Operation *, OpRef> refs;
   // function -> op name -> ops in pre-order
   std::map<std::string, std::map<std::string, std::vector<mlir::Operation *>>>
       byName;
 };
+
+/// `//gevo:mutate --list`: the model fingerprint, then one line per
+/// addressable op, its address and its first printed line (regions skipped).
+/// Names are numbered once for the module, so it takes linear time.
+void printAddressList(mlir::ModuleOp module, const AddressIndex &index,
+                      llvm::raw_ostream &os);
 
 } // namespace gevo
 
