@@ -118,6 +118,18 @@ std::optional<ValueRef> AddressIndex::refOf(mlir::Value value) const {
   return ref;
 }
 
+bool AddressIndex::hasRef(mlir::Value value) const {
+  if (auto result = llvm::dyn_cast<mlir::OpResult>(value))
+    return refs.count(result.getOwner()) != 0;
+  auto argument = llvm::cast<mlir::BlockArgument>(value);
+  mlir::Block *block = argument.getOwner();
+  mlir::Operation *parent = block->getParentOp();
+  if (!parent || !block->isEntryBlock() ||
+      block->getParent() != &parent->getRegion(0))
+    return false;
+  return llvm::isa<mlir::func::FuncOp>(parent) || refs.count(parent) != 0;
+}
+
 absl::StatusOr<AddressIndex::Resolved>
 AddressIndex::resolve(const OpRef &ref) const {
   auto function = byName.find(ref.function);
