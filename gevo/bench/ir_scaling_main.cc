@@ -4,7 +4,8 @@
 //       [--depth=500] [--figures=ir_scaling.json]
 //
 // Generates straight-line chains of arithmetic (constants, adds, muls, subs
-// feeding one another) of each size and a deep nest of scf.execute_region,
+// feeding one another) of each size, a chain whose ops all read one constant,
+// and a deep nest of scf.execute_region,
 // then times what //gevo:mutate and //replay:apply do on them: the address
 // list (--list), 4-edit mutations (propose and apply each edit, as the tool
 // does; the mean of --mutations seeds) and the replay of each patch on a
@@ -44,6 +45,10 @@ llvm::cl::opt<int> depth("depth",
                          llvm::cl::desc("Depth of the nested model (levels of "
                                         "scf.execute_region, 3 ops each)"),
                          llvm::cl::init(500));
+llvm::cl::opt<int> fan("fan",
+                       llvm::cl::desc("Ops reading one shared constant (a "
+                                      "value with that many uses; 0: none)"),
+                       llvm::cl::init(16000));
 llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("First mutation seed"),
                              llvm::cl::init(7));
 llvm::cl::opt<int> mutations(
@@ -71,6 +76,19 @@ std::string chain(int ops) {
                     other, " : f32\n");
   }
   absl::StrAppend(&text, "  return %v", ops - 2, " : f32\n}\n");
+  return text;
+}
+
+/// A chain of `ops` multiplications that all read one constant: deleting or
+/// replacing it asks what is visible at each of its uses.
+std::string fanOut(int ops) {
+  std::string text = "func.func @main(%a: f32) -> f32 {\n"
+                     "  %c = arith.constant 2.0 : f32\n"
+                     "  %v0 = arith.addf %a, %c : f32\n";
+  for (int i = 1; i < ops - 2; ++i)
+    absl::StrAppend(&text, "  %v", i, " = arith.mulf %v", i - 1,
+                    ", %c : f32\n");
+  absl::StrAppend(&text, "  return %v", ops - 3, " : f32\n}\n");
   return text;
 }
 
@@ -162,6 +180,12 @@ int main(int argc, char **argv) {
     rows.emplace_back();
     if (int code = measure(*context, absl::StrCat("chain", ops), chain(ops),
                            rows.back()))
+      return code;
+  }
+  if (fan > 3) {
+    rows.emplace_back();
+    if (int code = measure(*context, absl::StrCat("fan", fan.getValue()),
+                           fanOut(fan), rows.back()))
       return code;
   }
   if (depth > 0) {

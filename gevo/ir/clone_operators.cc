@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/mutation_support.h"
 #include "gevo/ir/repair.h"
+#include "gevo/ir/visible_values.h"
 #include "gevo/support/status_macros.h"
 
 namespace gevo {
@@ -89,7 +90,12 @@ absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit) {
         *planRepair(result.getType(), user->getOperand(operand).getType());
     edit.rewires.push_back(rewire);
   } else {
-    // The replaced op's uses take the clone's results where types allow.
+    // The replaced op's uses take the clone's results where types allow,
+    // else another visible value (indexed once: uses may be many).
+    auto notTarget = [&](mlir::Value value) {
+      return value.getDefiningOp() == position;
+    };
+    VisibleValueIndex visible(index, notTarget);
     for (mlir::OpResult result : position->getResults())
       for (mlir::OpOperand &use : result.getUses()) {
         Rewire rewire;
@@ -106,12 +112,8 @@ absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit) {
               *planRepair(source->getResult(rewire.value.index).getType(),
                           result.getType());
         } else {
-          auto notTarget = [&](mlir::Value value) {
-            return value.getDefiningOp() == position;
-          };
-          GEVO_RETURN_IF_ERROR(chooseValue(
-              index, visibleValues(index, use.getOwner(), notTarget),
-              result.getType(), nullptr, rng, rewire));
+          GEVO_RETURN_IF_ERROR(
+              visible.choose(use.getOwner(), result.getType(), rng, rewire));
         }
         edit.rewires.push_back(rewire);
       }

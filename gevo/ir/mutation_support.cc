@@ -7,6 +7,7 @@
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Dominance.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace gevo {
 
@@ -41,7 +42,7 @@ visibleValues(const AddressIndex &index, mlir::Operation *at,
               llvm::function_ref<bool(mlir::Value)> excluded) {
   std::vector<mlir::Value> out;
   auto add = [&](mlir::Value value) {
-    if (!excluded(value) && index.refOf(value))
+    if (!excluded(value) && index.hasRef(value))
       out.push_back(value);
   };
   for (mlir::Operation *op = at; op;) {
@@ -67,21 +68,43 @@ absl::Status chooseValue(const AddressIndex &index,
                          mlir::Type type, mlir::Value avoid, Rng &rng,
                          Rewire &rewire) {
   std::vector<mlir::Value> same, repairable;
+  // Whether a type repairs into `type`, asked once per type (a module has
+  // few types and many values).
+  llvm::DenseMap<mlir::Type, bool> repairs;
   for (mlir::Value value : visible) {
     if (value == avoid)
       continue;
-    if (value.getType() == type)
+    if (value.getType() == type) {
       same.push_back(value);
-    else if (planRepair(value.getType(), type))
+      continue;
+    }
+    auto [it, added] = repairs.try_emplace(value.getType(), false);
+    if (added)
+      it->second = planRepair(value.getType(), type).has_value();
+    if (it->second)
       repairable.push_back(value);
   }
-  if (!same.empty() && (repairable.empty() || chance(0.75, rng))) {
-    rewire.value = *index.refOf(pick(same, rng));
+  return chooseAmong(
+      index, same.size(), [&](size_t i) { return same[i]; }, repairable.size(),
+      [&](size_t i) { return repairable[i]; }, type, rng, rewire);
+}
+
+absl::Status chooseAmong(const AddressIndex &index, size_t sameCount,
+                         llvm::function_ref<mlir::Value(size_t)> sameAt,
+                         size_t repairableCount,
+                         llvm::function_ref<mlir::Value(size_t)> repairableAt,
+                         mlir::Type type, Rng &rng, Rewire &rewire) {
+  // As pick(): one uniform draw over the candidates.
+  auto draw = [&](size_t count) {
+    return std::uniform_int_distribution<size_t>(0, count - 1)(rng);
+  };
+  if (sameCount > 0 && (repairableCount == 0 || chance(0.75, rng))) {
+    rewire.value = *index.refOf(sameAt(draw(sameCount)));
     rewire.repair.clear();
     return absl::OkStatus();
   }
-  if (!repairable.empty() && chance(0.85, rng)) {
-    mlir::Value value = pick(repairable, rng);
+  if (repairableCount > 0 && chance(0.85, rng)) {
+    mlir::Value value = repairableAt(draw(repairableCount));
     rewire.value = *index.refOf(value);
     rewire.repair = *planRepair(value.getType(), type);
     return absl::OkStatus();

@@ -76,6 +76,15 @@ absl::Status chooseValue(const AddressIndex &index,
                          mlir::Type type, mlir::Value avoid, Rng &rng,
                          Rewire &rewire);
 
+/// chooseValue's decision, over candidates given by count and element: the
+/// values of `type` (same) and those that repair into it (repairable), each
+/// in visibleValues() order.
+absl::Status chooseAmong(const AddressIndex &index, size_t sameCount,
+                         llvm::function_ref<mlir::Value(size_t)> sameAt,
+                         size_t repairableCount,
+                         llvm::function_ref<mlir::Value(size_t)> repairableAt,
+                         mlir::Type type, Rng &rng, Rewire &rewire);
+
 /// Rewires every operand in `function` (of a clone already changed
 /// structurally) whose value no longer dominates its user. `workIndex` was
 /// built on the clone before the change, so it names ops as the original

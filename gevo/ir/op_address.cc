@@ -118,6 +118,18 @@ std::optional<ValueRef> AddressIndex::refOf(mlir::Value value) const {
   return ref;
 }
 
+bool AddressIndex::hasRef(mlir::Value value) const {
+  if (auto result = llvm::dyn_cast<mlir::OpResult>(value))
+    return refs.count(result.getOwner()) != 0;
+  auto argument = llvm::cast<mlir::BlockArgument>(value);
+  mlir::Block *block = argument.getOwner();
+  mlir::Operation *parent = block->getParentOp();
+  if (!parent || !block->isEntryBlock() ||
+      block->getParent() != &parent->getRegion(0))
+    return false;
+  return llvm::isa<mlir::func::FuncOp>(parent) || refs.count(parent) != 0;
+}
+
 absl::StatusOr<AddressIndex::Resolved>
 AddressIndex::resolve(const OpRef &ref) const {
   auto function = byName.find(ref.function);
@@ -129,13 +141,17 @@ AddressIndex::resolve(const OpRef &ref) const {
     return absl::NotFoundError(absl::StrCat(toString(ref), ": @", ref.function,
                                             " has no ", ref.opName, " op"));
   const std::vector<mlir::Operation *> &ops = name->second;
+  // The fingerprint of an indexed op, without copying its address.
+  auto fingerprintAt = [&](int i) {
+    return refs.find(ops[i])->second.fingerprint;
+  };
   if (ref.ordinal < static_cast<int>(ops.size()) &&
-      refs.lookup(ops[ref.ordinal]).fingerprint == ref.fingerprint)
+      fingerprintAt(ref.ordinal) == ref.fingerprint)
     return Resolved{ops[ref.ordinal], 0};
   int best = -1, bestDistance = 0, beyondLimit = -1;
   bool tie = false;
   for (int i = 0; i < static_cast<int>(ops.size()); ++i) {
-    if (refs.lookup(ops[i]).fingerprint != ref.fingerprint)
+    if (fingerprintAt(i) != ref.fingerprint)
       continue;
     int distance = std::abs(i - ref.ordinal);
     if (distance > maxFuzz) {

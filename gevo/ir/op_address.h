@@ -53,6 +53,9 @@ public:
   /// A name for a value, if it has one (results of addressable ops, function
   /// arguments, entry-block arguments of addressable ops).
   std::optional<ValueRef> refOf(mlir::Value value) const;
+  /// Whether refOf(value) has a name, without building it (cheap: the
+  /// mutation operators ask it of every visible value).
+  bool hasRef(mlir::Value value) const;
 
   struct Resolved {
     mlir::Operation *op = nullptr;

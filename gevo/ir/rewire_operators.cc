@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "gevo/ir/mutation_support.h"
 #include "gevo/ir/repair.h"
+#include "gevo/ir/visible_values.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -99,6 +100,8 @@ absl::Status proposeDelete(const MutationScope &scope, Rng &rng, Edit &edit) {
             : llvm::cast<mlir::BlockArgument>(value).getOwner()->getParentOp();
     return owner && target->isAncestor(owner);
   };
+  // A value may have thousands of uses: index what they see once.
+  VisibleValueIndex visible(index, inTarget);
   for (mlir::Value result : target->getResults())
     for (mlir::OpOperand &use : result.getUses()) {
       Rewire rewire;
@@ -108,8 +111,7 @@ absl::Status proposeDelete(const MutationScope &scope, Rng &rng, Edit &edit) {
       rewire.user = *user;
       rewire.operand = static_cast<int>(use.getOperandNumber());
       GEVO_RETURN_IF_ERROR(
-          chooseValue(index, visibleValues(index, use.getOwner(), inTarget),
-                      result.getType(), nullptr, rng, rewire));
+          visible.choose(use.getOwner(), result.getType(), rng, rewire));
       edit.rewires.push_back(rewire);
     }
   return absl::OkStatus();
