@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
     if (!full || !full->ok())
       continue;
     int kept[kMethods], tests[kMethods] = {}, evaluations[kMethods] = {},
-        statically[kMethods] = {};
+                        statically[kMethods] = {};
     bool minimal[kMethods] = {};
     std::string cells[kMethods];
     llvm::json::Object row{{"patch", name},
@@ -168,7 +168,9 @@ int main(int argc, char **argv) {
     row["compared"] = all;
     rows.push_back(std::move(row));
   }
-  llvm::json::Object figures{{"run", dir},
+  // The run as the user named it (relative under run_all.sh), not this
+  // checkout's absolute path.
+  llvm::json::Object figures{{"run", runDir.getValue()},
                              {"objectives", objectives.getValue()},
                              {"patches_compared", compared},
                              {"patches", std::move(rows)}};

@@ -39,6 +39,12 @@ Ranking Nsga2Search::rank(const std::vector<Individual> &population) const {
 
 std::vector<double>
 Nsga2Search::operatorWeights(const std::vector<Individual> &population) const {
+  return weightsFor(population, rank(population));
+}
+
+std::vector<double>
+Nsga2Search::weightsFor(const std::vector<Individual> &population,
+                        const Ranking &ranking) const {
   const std::vector<EditKind> &kinds =
       context.variation.mutationOptions().kinds;
   if (kinds.size() < 2 || population.empty())
@@ -46,7 +52,6 @@ Nsga2Search::operatorWeights(const std::vector<Individual> &population) const {
   // One pseudo-count each, then one per edit of that kind in the first
   // front; a floor keeps every operator drawn now and then.
   std::vector<double> credit(kinds.size(), 1.0);
-  Ranking ranking = rank(population);
   for (size_t i = 0; i < population.size(); ++i) {
     if (ranking.rank[i] != 0 || !ranked(population[i]))
       continue;
@@ -111,7 +116,7 @@ Nsga2Search::offspring(const std::vector<Individual> &parents) {
       frontSize >= 3 ? config.immigrantRate / 2 : config.immigrantRate;
   int immigrants =
       static_cast<int>(std::lround(immigrantRate * config.population));
-  std::vector<double> weights = operatorWeights(parents);
+  std::vector<double> weights = weightsFor(parents, ranking);
   std::vector<Individual> children = randomBatch(context, immigrants);
   while (static_cast<int>(children.size()) < config.population) {
     const Individual &a = parents[tournament(ranking, rng)];

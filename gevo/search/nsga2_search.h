@@ -42,6 +42,9 @@ private:
   /// Measured ok and inside the bounds.
   bool ranked(const Individual &individual) const;
   Ranking rank(const std::vector<Individual> &population) const;
+  /// operatorWeights() with the population's ranking already at hand.
+  std::vector<double> weightsFor(const std::vector<Individual> &population,
+                                 const Ranking &ranking) const;
 
   AlgorithmContext context;
 };
