@@ -1,0 +1,126 @@
+//===- md_search_sections.cc - Throughput, search vs random, minimisers ===//
+//
+// Throughput, search vs random, minimisers: a section of BENCHMARKS.md (see
+// benchmarks_md.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cmath>
+#include <optional>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "gevo/bench/benchmarks_md.h"
+#include "llvm/Support/JSON.h"
+
+namespace gevo::bench_md {
+
+using llvm::json::Object;
+
+void throughput(std::ostringstream &md) {
+  md << "## 1. Evaluation throughput (goal: at least 5x the tool pipeline)\n\n"
+        "`bazel run //gevo/bench:throughput -- --json=bench-results/"
+        "throughput.json`\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "throughput.json", v);
+  if (!o)
+    return;
+  md << absl::StrFormat(
+      "%d random variants of `%s`, each evaluated both ways, interleaved: "
+      "gevo-ml %.1f ms per variant, `mlir-opt | mlir-runner` %.1f ms: "
+      "**%.2fx**. With %d workers gevo-ml evaluates %.1f variants/s. Both "
+      "ran %d variants; they agree on the accuracy of %d.\n\n"
+      "| per variant (gevo-ml) | build | lower | codegen | run | compile "
+      "overhead | the variant's own runs in a search |\n|---|---|---|---|---|"
+      "---|---|\n| ms | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n\n",
+      int(num(o, "variants")), str(o, "workload"),
+      num(o, "gevo_ms_per_variant"), num(o, "naive_ms_per_variant"),
+      num(o, "speedup"), int(num(o, "workers")),
+      num(o, "gevo_variants_per_s_parallel"), int(num(o, "both_ok")),
+      int(num(o, "agree")), num(o, "build_ms"), num(o, "lower_ms"),
+      num(o, "codegen_ms"), num(o, "run_ms"), num(o, "compile_overhead_ms"),
+      num(o, "search_run_ms"));
+}
+
+void searchVsRandom(std::ostringstream &md) {
+  md << "## 2. NSGA-II vs random search (goal: at least 1.2x random's "
+        "hypervolume)\n\n`bazel run //gevo/bench:search_vs_random -- "
+        "--json=bench-results/search_vs_random.json`\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "search_vs_random.json", v);
+  if (!o)
+    return;
+  md << absl::StrFormat(
+      "Population %d, %d generations (%d individuals per run for both), "
+      "objectives %s. Mean hypervolume ratio NSGA-II / random: **%.3fx**.\n\n"
+      "| workload | seed | hv NSGA-II | hv random | ratio |\n|---|---|---|---|"
+      "---|\n",
+      int(num(o, "population")), int(num(o, "generations")),
+      int(num(o, "population") * (num(o, "generations") + 1)),
+      str(o, "objectives"), num(o, "mean_ratio"));
+  if (const llvm::json::Array *runs = o->getArray("runs"))
+    for (const llvm::json::Value &r : *runs) {
+      const Object *row = r.getAsObject();
+      md << absl::StrFormat("| %s | %d | %.4f | %.4f | %.3f |\n",
+                            str(row, "workload"), int(num(row, "seed")),
+                            num(row, "hv_nsga2"), num(row, "hv_random"),
+                            num(row, "ratio"));
+    }
+  md << "\n";
+}
+
+void minimizers(std::ostringstream &md) {
+  md << "## 3. Minimisers (goal: fewer evaluations and smaller results than "
+        "GEVO's greedy pass and exhaustive search)\n\n"
+        "`bazel run //gevo/bench:minimizers -- --run=RUN "
+        "--json=bench-results/minimizers.json` (RUN: a default search's run "
+        "directory)\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "minimizers.json", v);
+  if (!o)
+    return;
+  const char *methods[] = {"split", "ddmin", "greedy", "exhaustive"};
+  md << absl::StrFormat(
+      "Every front patch of `%s`, objectives %s, each method with its own "
+      "empty cache; totals over the %d patches every method finished. "
+      "Evaluations are variants run; subsets decided without running "
+      "(their edits do not apply, or their static cost already loses the "
+      "effect) are counted apart; a referee checks each result for "
+      "1-minimality.\n\n| method | evaluations | subsets asked | decided "
+      "without running | edits kept | results not 1-minimal "
+      "|\n|---|---|---|---|---|---|\n",
+      relative(str(o, "run")), str(o, "objectives"),
+      int(num(o, "patches_compared")));
+  for (const char *m : methods)
+    md << absl::StrFormat("| %s | %d | %d | %d | %d | %d |\n", m,
+                          int(num(o, absl::StrCat(m, "_evaluations"))),
+                          int(num(o, absl::StrCat(m, "_tests"))),
+                          int(num(o, absl::StrCat(m, "_decided_statically"))),
+                          int(num(o, absl::StrCat(m, "_kept"))),
+                          int(num(o, absl::StrCat(m, "_not_one_minimal"))));
+  md << "\n| patch | edits | split | ddmin | greedy | exhaustive |\n"
+        "|---|---|---|---|---|---|\n";
+  if (const llvm::json::Array *rows = o->getArray("patches"))
+    for (const llvm::json::Value &r : *rows) {
+      const Object *row = r.getAsObject();
+      md << absl::StrFormat("| %s | %d |", str(row, "patch"),
+                            int(num(row, "edits")));
+      for (const char *m : methods) {
+        if (!row->get(absl::StrCat(m, "_kept"))) {
+          md << " - |";
+          continue;
+        }
+        bool minimal =
+            row->getBoolean(absl::StrCat(m, "_one_minimal")).value_or(false);
+        md << absl::StrFormat(" %d kept / %d evals%s |",
+                              int(num(row, absl::StrCat(m, "_kept"))),
+                              int(num(row, absl::StrCat(m, "_evaluations"))),
+                              minimal ? "" : " (not 1-minimal)");
+      }
+      md << "\n";
+    }
+  md << "\n";
+}
+
+} // namespace gevo::bench_md
