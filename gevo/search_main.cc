@@ -174,6 +174,13 @@ cl::opt<int> frontRepeats(
     cl::desc("Noise control: runs of each front variant interleaved with the "
              "unmodified program when reporting (default 10)"),
     cl::init(10), cl::cat(category));
+cl::opt<int> frontChildren(
+    "front-children",
+    cl::desc("Noise control: separate children each front variant's "
+             "interleaved runs are split over; the median of their ratios "
+             "counts, so one child slow on one side throughout is outvoted "
+             "(default 3)"),
+    cl::init(3), cl::cat(category));
 cl::opt<int> frontLimit(
     "front-limit",
     cl::desc("Most front variants re-measured and written (default 24)"),
@@ -286,6 +293,7 @@ int main(int argc, char **argv) {
     config.evaluation.warmup = warmup;
     config.evaluation.repeats = repeats;
     config.frontRepeats = frontRepeats;
+    config.frontChildren = frontChildren;
     config.frontLimit = frontLimit;
     config.importCache =
         importCache.empty() ? "" : gevo::resolveUserPath(importCache);

@@ -332,6 +332,7 @@ int main(int argc, char **argv) {
     config.generations = generations;
     config.budgetSeconds = 0;
     config.frontRepeats = 1;
+    config.frontChildren = 1;
     config.frontLimit = 1;
     config.outDir =
         llvm::formatv("{0}/gevo_bench_scaling_pop{1}", tmp, population);

@@ -348,7 +348,7 @@ absl::Status SearchRun::report(SearchResult &result) {
     lists.push_back(result.front[k].individual.edits);
   }
   Workbench::AgainstUnmodified again = bench->measureAgainstUnmodified(
-      lists, config.frontRepeats, /*scoreTest=*/true);
+      lists, config.frontRepeats, /*scoreTest=*/true, config.frontChildren);
   for (size_t k = 0; k < front.size(); ++k)
     result.front[k].remeasured = std::move(again.variants[k]);
   result.baselineRemeasured = std::move(again.unmodified);

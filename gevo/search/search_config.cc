@@ -101,6 +101,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"warmup", c.evaluation.warmup},
       {"repeats", c.evaluation.repeats},
       {"front_repeats", c.frontRepeats},
+      {"front_children", c.frontChildren},
       {"front_limit", c.frontLimit},
       {"import_cache", c.importCache},
   };
@@ -166,6 +167,7 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   integer("warmup", c.evaluation.warmup);
   integer("repeats", c.evaluation.repeats);
   integer("front_repeats", c.frontRepeats);
+  integer("front_children", c.frontChildren);
   integer("front_limit", c.frontLimit);
   str("import_cache", c.importCache);
   return c;

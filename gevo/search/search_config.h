@@ -64,6 +64,8 @@ struct SearchConfig {
   EvaluationOptions evaluation;
   /// Noise control: interleaved runs per front member when reporting.
   int frontRepeats = 10;
+  /// ... in this many separate children each (their median ratio counts).
+  int frontChildren = 3;
   /// Most front members re-measured and written out.
   int frontLimit = 24;
   /// Another run's cache.jsonl to start from.

@@ -43,6 +43,7 @@ SearchConfig smallConfig(const std::string &out, int workers, int generations) {
   c.evaluation.warmup = 0;
   c.evaluation.repeats = 1;
   c.frontRepeats = 1;
+  c.frontChildren = 1;
   c.frontLimit = 50;
   return c;
 }

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/harness.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/support/status_macros.h"
 
@@ -15,6 +16,29 @@ namespace {
 
 /// The limit before anything is known about the program: generous.
 constexpr double kFirstTimeoutSeconds = 600;
+
+} // namespace
+
+Measurement combineChildren(const std::vector<Measurement> &runs) {
+  for (const Measurement &m : runs)
+    if (!m.ok())
+      return m;
+  Measurement out = runs.front();
+  std::vector<double> ratios, medians, baselineMedians;
+  out.runMs.clear();
+  for (const Measurement &m : runs) {
+    ratios.push_back(m.runtimeRatio);
+    medians.push_back(m.medianRunMs);
+    baselineMedians.push_back(m.baselineMedianRunMs);
+    out.runMs.insert(out.runMs.end(), m.runMs.begin(), m.runMs.end());
+  }
+  out.runtimeRatio = median(ratios);
+  out.medianRunMs = median(medians);
+  out.baselineMedianRunMs = median(baselineMedians);
+  return out;
+}
+
+namespace {
 
 } // namespace
 
@@ -101,6 +125,12 @@ std::vector<MeasuredVariant> Workbench::measure(
     if (request.skipIncomplete && variant.dropped > 0)
       continue; // not a program of its own
     variant.key = modelFingerprint(*built.module);
+    if (request.distinctRuns) {
+      variant.ran = true;
+      session->submit(*pool, std::move(built.module), request.run,
+                      [&, i](Measurement m) { arrived(i, m); });
+      continue;
+    }
     if (std::optional<Measurement> hit = cache.find(variant.key)) {
       variant.fromCache = true;
       arrived(i, *hit);
@@ -127,19 +157,29 @@ std::vector<MeasuredVariant> Workbench::measure(
 
 Workbench::AgainstUnmodified
 Workbench::measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
-                                    int pairs, bool scoreTest) {
-  std::vector<std::vector<Edit>> all = lists;
-  all.emplace_back(); // the unmodified program, against itself
-  FitnessCache fresh; // run-time noise belongs to the moment
+                                    int pairs, bool scoreTest, int children) {
+  children = std::max(1, children);
+  std::vector<std::vector<Edit>> all;
+  for (int child = 0; child < children; ++child) {
+    all.insert(all.end(), lists.begin(), lists.end());
+    all.emplace_back(); // the unmodified program, against itself
+  }
   BatchRequest request;
   request.run.scoreTest = scoreTest;
   request.run.interleavedPairs = std::max(1, pairs);
-  request.cache = &fresh;
+  request.distinctRuns = true; // run-time noise belongs to the moment
   std::vector<MeasuredVariant> measured = measure(all, request);
+  size_t stride = lists.size() + 1;
+  auto combined = [&](size_t index) {
+    std::vector<Measurement> runs;
+    for (int child = 0; child < children; ++child)
+      runs.push_back(*measured[child * stride + index].measurement);
+    return combineChildren(runs);
+  };
   AgainstUnmodified result;
-  for (size_t i = 0; i + 1 < measured.size(); ++i)
-    result.variants.push_back(*measured[i].measurement);
-  result.unmodified = *measured.back().measurement;
+  for (size_t i = 0; i < lists.size(); ++i)
+    result.variants.push_back(combined(i));
+  result.unmodified = combined(lists.size());
   return result;
 }
 

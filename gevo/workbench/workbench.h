@@ -55,6 +55,9 @@ struct BatchRequest {
   FitnessCache *cache = nullptr;
   /// > 0: no child of this batch runs longer than this.
   double maxSeconds = 0;
+  /// Every list runs in a child of its own, even when it builds the same
+  /// variant as another list or one in the cache (repeated measurements).
+  bool distinctRuns = false;
 };
 
 /// One edit list, measured.
@@ -71,6 +74,11 @@ struct MeasuredVariant {
   /// Run in a child (the first list of the batch with this key).
   bool ran = false;
 };
+
+/// Interleaved measurements of one variant from several children as one:
+/// the first failure if any failed, else the first with the medians of the
+/// children's run-time ratios and medians, and all their run times.
+Measurement combineChildren(const std::vector<Measurement> &runs);
 
 class Workbench {
 public:
@@ -93,15 +101,20 @@ public:
               &onMeasured = {});
 
   /// Noise control: each list's variant and the unmodified program itself,
-  /// each run `pairs` times interleaved with the unmodified program in one
-  /// child, all measured afresh (no cache).
+  /// each run `pairs` times interleaved with the unmodified program in
+  /// `children` separate children, all measured afresh (no cache). The
+  /// run-time ratio is the median of the children's ratios (each the median
+  /// of its per-pair ratios): a child whose whole run is slow on one side (it
+  /// happens: a child once timed the unmodified program 6x slower than every
+  /// other did, all 10 pairs long) is outvoted. A variant that fails in any
+  /// child fails.
   struct AgainstUnmodified {
     std::vector<Measurement> variants;
     Measurement unmodified;
   };
   AgainstUnmodified
   measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
-                           int pairs, bool scoreTest);
+                           int pairs, bool scoreTest, int children = 3);
 
   /// The variant `edits` make, without measuring it.
   BuiltVariant build(const std::vector<Edit> &edits);

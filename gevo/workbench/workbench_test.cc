@@ -111,5 +111,42 @@ TEST_F(WorkbenchTest, MeasuresAgainstTheUnmodifiedProgram) {
   EXPECT_GT(again.variants[0].runtimeRatio, 0);
 }
 
+TEST(CombineChildrenTest, TheMedianChildOutvotesOneSlowSide) {
+  std::vector<Measurement> runs(3);
+  double ratios[] = {0.98, 0.21, 1.03}; // the second child's baseline was slow
+  for (int i = 0; i < 3; ++i) {
+    runs[i].runtimeRatio = ratios[i];
+    runs[i].medianRunMs = 1 + i;
+    runs[i].baselineMedianRunMs = 1;
+    runs[i].runMs = {1.0 + i, 1.5 + i};
+  }
+  Measurement combined = combineChildren(runs);
+  ASSERT_TRUE(combined.ok());
+  EXPECT_DOUBLE_EQ(combined.runtimeRatio, 0.98);
+  EXPECT_DOUBLE_EQ(combined.medianRunMs, 2);
+  EXPECT_EQ(combined.runMs.size(), 6u);
+}
+
+TEST(CombineChildrenTest, AFailureInAnyChildIsTheVariantsFailure) {
+  std::vector<Measurement> runs(3);
+  runs[2].outcome = Outcome::Crash;
+  runs[2].detail = "SIGSEGV";
+  Measurement combined = combineChildren(runs);
+  EXPECT_EQ(combined.outcome, Outcome::Crash);
+  EXPECT_EQ(combined.detail, "SIGSEGV");
+}
+
+TEST_F(WorkbenchTest, RepeatedMeasurementsRunInChildrenOfTheirOwn) {
+  ASSERT_TRUE(bench->measureBaseline().ok());
+  BatchRequest request;
+  request.distinctRuns = true;
+  std::vector<MeasuredVariant> twice = bench->measure({{}, {}}, request);
+  ASSERT_EQ(twice.size(), 2u);
+  EXPECT_TRUE(twice[0].ran);
+  EXPECT_TRUE(twice[1].ran);
+  EXPECT_FALSE(twice[1].fromCache);
+  EXPECT_NE(twice[0].measurement->runMs, twice[1].measurement->runMs);
+}
+
 } // namespace
 } // namespace gevo

@@ -1,0 +1,56 @@
+//===- fair_comparison.h - Comparing two searches' fronts fairly -*- C++ -*-===//
+//
+// What search_vs_random compares: fronts re-measured in one session against
+// the unmodified program (run-time ratios), their hypervolume in the region
+// a user could want (reference point near the unmodified program), and how
+// many evaluations each run needed before a variant first dominated the
+// unmodified program beyond noise.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_BENCH_FAIR_COMPARISON_H
+#define GEVO_BENCH_FAIR_COMPARISON_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gevo {
+
+/// A re-measured variant: run-time ratio to the unmodified program and
+/// validation error.
+struct RatioPoint {
+  double ratio = 0;
+  double error = 0;
+};
+
+/// The region the hypervolume counts: a variant no more than `ratio` times
+/// slower and no more than `error` wrong (the reference point).
+struct Region {
+  double ratio = 1.1;
+  double error = 0;
+};
+
+/// The hypervolume `points` dominate inside `region` (points outside it
+/// count for nothing).
+double regionHypervolume(const std::vector<RatioPoint> &points,
+                         const Region &region);
+
+/// Whether a search-time measurement dominates the unmodified program beyond
+/// noise: at least `band` faster at no more error, or strictly less error at
+/// no more than `band` slower.
+bool beatsUnmodified(double runtimeMs, double error, double unmodifiedMs,
+                     double unmodifiedError, double band);
+
+/// The 1-based count of evaluations (history rows not answered from the
+/// cache) up to and including the first that beatsUnmodified; 0 when none
+/// did. Reads the run directory's history.csv.
+int64_t evaluationsToTarget(const std::string &runDirectory,
+                            double unmodifiedMs, double unmodifiedError,
+                            double band);
+
+/// The median of `values` where +inf counts as larger than everything.
+double medianOf(std::vector<double> values);
+
+} // namespace gevo
+
+#endif // GEVO_BENCH_FAIR_COMPARISON_H

@@ -1,0 +1,60 @@
+//===- fair_comparison_test.cc - The search comparison's measure ----------===//
+
+#include "gevo/bench/fair_comparison.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+TEST(RegionHypervolumeTest, CountsOnlyTheAreaInsideTheRegion) {
+  Region region{1.1, 0.10};
+  // One point at ratio 0.6, error 0.05: the box up to (1.1, 0.10).
+  EXPECT_NEAR(regionHypervolume({{0.6, 0.05}}, region), 0.5 * 0.05, 1e-12);
+  // A fast but useless variant and a slow one add nothing.
+  EXPECT_NEAR(regionHypervolume({{0.6, 0.05}, {0.2, 0.9}, {1.5, 0.0}}, region),
+              0.5 * 0.05, 1e-12);
+  EXPECT_EQ(regionHypervolume({{0.2, 0.9}}, region), 0);
+  // Two points: the union of their boxes.
+  double two = regionHypervolume({{0.6, 0.08}, {1.0, 0.02}}, region);
+  EXPECT_NEAR(two, 0.5 * 0.02 + 0.1 * 0.06, 1e-12);
+}
+
+TEST(BeatsUnmodifiedTest, NeedsMoreThanTheNoiseBand) {
+  EXPECT_TRUE(beatsUnmodified(8.5, 0.05, 10, 0.05, 0.1));
+  EXPECT_FALSE(beatsUnmodified(9.5, 0.05, 10, 0.05, 0.1)); // inside the band
+  EXPECT_FALSE(beatsUnmodified(5, 0.06, 10, 0.05, 0.1));   // but less right
+  EXPECT_TRUE(beatsUnmodified(10.5, 0.04, 10, 0.05, 0.1)); // more right
+  EXPECT_FALSE(beatsUnmodified(12, 0.04, 10, 0.05, 0.1));  // too slow
+}
+
+TEST(EvaluationsToTargetTest, CountsRunVariantsUpToTheFirstThatBeatsIt) {
+  std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/run";
+  std::system(("mkdir -p " + dir).c_str());
+  std::ofstream(dir + "/history.csv")
+      << "generation,key,outcome,edits,kinds,runtime,error,"
+         "validation_accuracy,median_run_ms,lower_ms,codegen_ms,cached,"
+         "detail\n"
+         "0,a,crash,1,delete,,,0,0,0,0,0,SIGSEGV\n"
+         "0,b,ok,1,move,9.9,0.05,0.95,9.9,1,1,0,\n"
+         "0,c,ok,1,shrink,5.0,0.05,0.95,5.0,1,1,1,\n" // cached: not run
+         "1,d,ok,2,shrink,5.0,0.05,0.95,5.0,1,1,0,\n"
+         "1,e,ok,2,shrink,4.0,0.05,0.95,4.0,1,1,0,\n";
+  EXPECT_EQ(evaluationsToTarget(dir, 10, 0.05, 0.1), 3);
+  EXPECT_EQ(evaluationsToTarget(dir, 10, 0.01, 0.1), 0); // never reached
+}
+
+TEST(MedianOfTest, InfinityIsTheLargest) {
+  double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(medianOf({1, inf, 3}), 3);
+  EXPECT_EQ(medianOf({1, 2, 3, 4}), 2.5);
+  EXPECT_TRUE(std::isinf(medianOf({1, inf, inf, 3})));
+}
+
+} // namespace
+} // namespace gevo
