@@ -37,6 +37,8 @@ int64_t evaluationsToTarget(const std::string &runDirectory,
   size_t outcome = history.column("outcome"), cached = history.column("cached"),
          runtime = history.column("median_run_ms"),
          error = history.column("error");
+  if (std::max({outcome, cached, runtime, error}) >= history.header.size())
+    return 0; // not a history with run times and errors
   int64_t evaluations = 0;
   for (const std::vector<std::string> &row : history.rows) {
     if (row.size() < history.header.size())

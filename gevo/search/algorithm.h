@@ -73,6 +73,10 @@ struct AlgorithmContext {
   /// Per objective, the largest value a variant may have and still be
   /// ranked with the others (+inf: no bound); empty: no bounds.
   std::vector<double> bounds = {};
+  /// Whether `edits` build a variant this run has not measured or proposed
+  /// yet (and, when so, remembers it as proposed); empty: not asked. NSGA-II
+  /// mutates a child again rather than spend its slot on a repeat.
+  std::function<bool(const std::vector<Edit> &edits)> isNew = {};
 };
 
 /// A fresh individual of 1..maxEdits random edits (as random search draws

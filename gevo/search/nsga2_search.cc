@@ -11,6 +11,12 @@
 #include "gevo/search/variation.h"
 
 namespace gevo {
+namespace {
+
+/// How often a child that repeats a known variant is mutated again.
+constexpr int kNoveltyTries = 4;
+
+} // namespace
 
 std::vector<double>
 Nsga2Search::objectivesOf(const Individual &individual) const {
@@ -137,6 +143,15 @@ Nsga2Search::offspring(const std::vector<Individual> &parents) {
         child.edits = context.variation.mutate(
             before, repeatsParent ? 0.0 : config.removeRate, rng, weights);
         if (child.edits.size() > before.size())
+          child.newestKind = child.edits.back().kind;
+      }
+      // A child that builds a variant measured before would only be a
+      // cache hit: mutate it again (a few times at most).
+      for (int tries = 0; tries < kNoveltyTries && context.isNew &&
+                          !context.isNew(child.edits);
+           ++tries) {
+        child.edits = context.variation.mutate(*list, 0.0, rng, weights);
+        if (child.edits.size() > list->size())
           child.newestKind = child.edits.back().kind;
       }
       children.push_back(std::move(child));

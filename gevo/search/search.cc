@@ -20,6 +20,7 @@
 #include "gevo/search/progress.h"
 #include "gevo/search/random_search.h"
 #include "gevo/search/search_outputs.h"
+#include "gevo/ir/op_address.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -97,6 +98,8 @@ private:
   Rng rng;
   Checkpoint state;
   std::set<std::string> archiveKeys;
+  /// Every variant measured (history.csv's keys) or proposed this run.
+  std::set<std::string> seenKeys;
   ProgressLine progress;
   bool quiet;
   Clock::time_point started;
@@ -136,9 +139,13 @@ absl::Status SearchRun::prepare(bool resume) {
     bounds.push_back(name == "error"
                          ? bench->baseline().error() + config.maxErrorIncrease
                          : std::numeric_limits<double>::infinity());
-  algorithm = makeAlgorithm(config, AlgorithmContext{algorithmSettings(config),
-                                                     *variation, objectives,
-                                                     rng, bounds});
+  AlgorithmContext context{algorithmSettings(config), *variation, objectives,
+                           rng, bounds};
+  context.isNew = [this](const std::vector<Edit> &edits) {
+    return seenKeys.insert(modelFingerprint(*bench->build(edits).module))
+        .second;
+  };
+  algorithm = makeAlgorithm(config, context);
   if (resume) {
     GEVO_ASSIGN_OR_RETURN(std::string text, dir.readCheckpoint());
     GEVO_ASSIGN_OR_RETURN(state,
@@ -152,8 +159,16 @@ absl::Status SearchRun::prepare(bool resume) {
       archiveKeys.insert(individual.key);
     elapsedBefore = state.elapsedSeconds;
   }
-  return history.open(dir.historyPath(), objectives,
-                      resume ? state.generation : -1);
+  GEVO_RETURN_IF_ERROR(history.open(dir.historyPath(), objectives,
+                                    resume ? state.generation : -1));
+  if (resume) {
+    CsvTable measured = dir.readHistory();
+    size_t key = measured.column("key");
+    for (const std::vector<std::string> &row : measured.rows)
+      if (key < row.size())
+        seenKeys.insert(row[key]);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status SearchRun::measureBaseline() {
@@ -212,6 +227,7 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
   for (const Individual &individual : batch) {
     history.append(generation, individual.key, individual.edits,
                    individual.measurement, individual.cached);
+    seenKeys.insert(individual.key);
     if (individual.newestKind) {
       OperatorStats &stats = state.operators[*individual.newestKind];
       ++stats.variants;
