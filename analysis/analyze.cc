@@ -349,6 +349,9 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
   CsvTable operators = run.readOperators();
   report.operatorHeader = operators.header;
   report.operatorRows = operators.rows;
+  CsvTable weights = run.readOperatorWeights();
+  report.weightHeader = weights.header;
+  report.weightRows = weights.rows;
   return report;
 }
 

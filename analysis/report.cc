@@ -138,6 +138,12 @@ std::string toHtml(const AnalysisReport &r) {
     }
     absl::StrAppend(&h, "</table>\n");
   }
+  if (!r.weightRows.empty())
+    absl::StrAppend(&h,
+                    "<h3>Learned operator weights</h3>\n<p>The chance "
+                    "NSGA-II gave each operator when breeding the next "
+                    "generation (operator_weights.csv).</p>\n",
+                    operatorWeightsSvg(r), "\n");
   absl::StrAppend(&h, "</body></html>\n");
   return h;
 }

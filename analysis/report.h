@@ -70,6 +70,9 @@ struct AnalysisReport {
   std::vector<ScatterPoint> points; // objectives[0] (x) vs objectives[1] (y)
   std::vector<std::string> operatorHeader;
   std::vector<std::vector<std::string>> operatorRows;
+  /// operator_weights.csv: "generation" then one column per operator.
+  std::vector<std::string> weightHeader;
+  std::vector<std::vector<std::string>> weightRows;
   std::vector<VariantFinding> variants;
 };
 

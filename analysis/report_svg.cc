@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -124,6 +125,72 @@ std::string ablationSvg(const VariantFinding &v, const Measurement &base) {
     absl::StrAppend(&svg, absl::StrFormat("<text x=\"4\" y=\"%g\" "
                                           "font-size=\"11\">%d</text>",
                                           y + 12, i + 1));
+  }
+  return svg + "</svg>";
+}
+
+std::string operatorWeightsSvg(const AnalysisReport &r) {
+  static const char *const colours[] = {
+      "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  const double width = 640, height = 300, left = 50, right = 130, top = 15,
+               bottom = 40;
+  std::string svg = absl::StrFormat(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
+      "class=\"weights\">",
+      width, height);
+  if (r.weightRows.empty() || r.weightHeader.size() < 2)
+    return svg + "<text x=\"20\" y=\"40\">no operator weights</text></svg>";
+  double firstGeneration = std::atof(r.weightRows.front()[0].c_str());
+  double lastGeneration = std::atof(r.weightRows.back()[0].c_str());
+  double maxWeight = 0;
+  for (const std::vector<std::string> &row : r.weightRows)
+    for (size_t c = 1; c < row.size(); ++c)
+      maxWeight = std::max(maxWeight, std::atof(row[c].c_str()));
+  if (lastGeneration <= firstGeneration)
+    lastGeneration = firstGeneration + 1;
+  if (maxWeight <= 0)
+    maxWeight = 1;
+  auto sx = [&](double g) {
+    return left + (g - firstGeneration) / (lastGeneration - firstGeneration) *
+                      (width - left - right);
+  };
+  auto sy = [&](double w) {
+    return height - bottom - w / maxWeight * (height - top - bottom);
+  };
+  absl::StrAppend(
+      &svg,
+      absl::StrFormat("<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" "
+                      "fill=\"none\" stroke=\"#999\"/>"
+                      "<text x=\"%g\" y=\"%g\" font-size=\"12\" "
+                      "text-anchor=\"middle\">generation %g .. %g</text>"
+                      "<text x=\"%g\" y=\"%g\" font-size=\"11\" "
+                      "text-anchor=\"end\">%.2f</text>",
+                      left, top, width - left - right, height - top - bottom,
+                      (left + width - right) / 2, height - 12, firstGeneration,
+                      lastGeneration, left - 4, top + 10, maxWeight));
+  for (size_t c = 1; c < r.weightHeader.size(); ++c) {
+    const char *colour = colours[(c - 1) % (sizeof colours / sizeof *colours)];
+    std::string points;
+    for (const std::vector<std::string> &row : r.weightRows)
+      if (c < row.size())
+        absl::StrAppend(&points,
+                        absl::StrFormat("%.1f,%.1f ",
+                                        sx(std::atof(row[0].c_str())),
+                                        sy(std::atof(row[c].c_str()))));
+    double legendY = top + 14 * c;
+    absl::StrAppend(
+        &svg,
+        absl::StrFormat("<polyline class=\"weight\" fill=\"none\" "
+                        "stroke=\"%s\" stroke-width=\"2\" points=\"%s\">"
+                        "<title>%s</title></polyline>",
+                        colour, points, escapeHtml(r.weightHeader[c])),
+        absl::StrFormat("<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" "
+                        "stroke=\"%s\" stroke-width=\"3\"/><text x=\"%g\" "
+                        "y=\"%g\" font-size=\"11\">%s</text>",
+                        width - right + 10, legendY - 4, width - right + 28,
+                        legendY - 4, colour, width - right + 32, legendY,
+                        escapeHtml(r.weightHeader[c])));
   }
   return svg + "</svg>";
 }

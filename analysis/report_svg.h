@@ -22,6 +22,10 @@ std::string scatterSvg(const AnalysisReport &report);
 std::string ablationSvg(const VariantFinding &variant,
                         const Measurement &baseline);
 
+/// A line per operator: the chance NSGA-II gave it, generation by
+/// generation (report.weightRows), with a legend.
+std::string operatorWeightsSvg(const AnalysisReport &report);
+
 } // namespace gevo
 
 #endif // ANALYSIS_REPORT_SVG_H

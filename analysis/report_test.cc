@@ -1,7 +1,9 @@
 //===- report_test.cc - The report renders well-formed, with its parts ----===//
 
 #include "analysis/report.h"
+#include "analysis/report_svg.h"
 
+#include <cstdio>
 #include <regex>
 #include <vector>
 
@@ -44,6 +46,9 @@ AnalysisReport sampleReport() {
   r.variants = {v};
   r.operatorHeader = {"operator", "variants"};
   r.operatorRows = {{"constant", "12"}};
+  r.weightHeader = {"generation", "delete", "shrink"};
+  r.weightRows = {
+      {"1", "0.5", "0.5"}, {"2", "0.3", "0.7"}, {"3", "0.2", "0.8"}};
   return r;
 }
 
@@ -107,6 +112,35 @@ TEST(ReportTest, MarkdownAndJsonCarryTheSameFindings) {
   EXPECT_NE(json.find("\"label\": \"learning-rate change\""), std::string::npos)
       << json;
   EXPECT_NE(json.find("\"kind\": \"front\""), std::string::npos);
+}
+
+TEST(ReportTest, PlotsTheLearnedOperatorWeightsALinePerOperator) {
+  AnalysisReport r = sampleReport();
+  std::string html = toHtml(r);
+  std::string problem;
+  EXPECT_TRUE(wellFormed(html, &problem)) << problem;
+  std::string svg = operatorWeightsSvg(r);
+  size_t lines = 0;
+  for (size_t at = svg.find("<polyline"); at != std::string::npos;
+       at = svg.find("<polyline", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 2u);
+  EXPECT_NE(svg.find("<title>shrink</title>"), std::string::npos);
+  // The shrink line rises: its last point is higher (smaller y) than its
+  // first.
+  size_t shrink =
+      svg.find("points=\"", svg.find("<polyline", svg.find("<polyline") + 1));
+  std::string points =
+      svg.substr(shrink + 8, svg.find('"', shrink + 8) - shrink - 8);
+  double x1, y1, x3, y3, x2, y2;
+  ASSERT_EQ(std::sscanf(points.c_str(), "%lf,%lf %lf,%lf %lf,%lf", &x1, &y1,
+                        &x2, &y2, &x3, &y3),
+            6);
+  EXPECT_LT(y3, y1);
+  EXPECT_GT(x3, x1);
+  EXPECT_NE(html.find("Learned operator weights"), std::string::npos);
+  r.weightRows.clear();
+  EXPECT_EQ(toHtml(r).find("Learned operator weights"), std::string::npos);
 }
 
 } // namespace

@@ -153,6 +153,10 @@ absl::Status RunDirectory::writeOperators(const std::string &csv) const {
   return writeFileAtomically(file("operators.csv"), csv);
 }
 
+CsvTable RunDirectory::readOperatorWeights() const {
+  return readCsv(file("operator_weights.csv"));
+}
+
 CsvTable RunDirectory::readOperators() const {
   return readCsv(file("operators.csv"));
 }

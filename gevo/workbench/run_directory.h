@@ -90,6 +90,9 @@ public:
   absl::Status writeOperators(const std::string &csv) const;
   /// Empty when the run has none.
   CsvTable readOperators() const;
+  /// operator_weights.csv (NSGA-II's chance of drawing each operator, a row
+  /// per generation); empty when the run has none.
+  CsvTable readOperatorWeights() const;
   /// history.csv; empty when the run has none.
   CsvTable readHistory() const;
 
