@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
   minimizers(md);
   paperClaims(md);
   scaling(md);
+  irScaling(md);
   absl::Status written =
       gevo::writeOutput(gevo::resolveUserPath(outputPath), md.str());
   if (!written.ok())
