@@ -43,6 +43,7 @@ void minimizers(std::ostringstream &md);
 void paperClaims(std::ostringstream &md);
 void scaling(std::ostringstream &md);
 void irScaling(std::ostringstream &md);
+void stress(std::ostringstream &md);
 
 } // namespace gevo::bench_md
 

@@ -51,6 +51,7 @@ int main(int argc, char **argv) {
   paperClaims(md);
   scaling(md);
   irScaling(md);
+  stress(md);
   absl::Status written =
       gevo::writeOutput(gevo::resolveUserPath(outputPath), md.str());
   if (!written.ok())
