@@ -30,6 +30,7 @@
 #include "gevo/ir/edit.h"
 #include "gevo/workbench/build_variant.h"
 #include "gevo/workbench/fitness_cache.h"
+#include "gevo/workbench/remote_runner.h"
 
 namespace gevo {
 
@@ -55,6 +56,8 @@ struct BatchRequest {
   FitnessCache *cache = nullptr;
   /// > 0: no child of this batch runs longer than this.
   double maxSeconds = 0;
+  /// Run in this process's pool even when a remote runner is set.
+  bool here = false;
 };
 
 /// One edit list, measured.
@@ -103,6 +106,13 @@ public:
   measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
                            int pairs, bool scoreTest);
 
+  /// From now on plain measurements (no interleaved pairs, not `here`) run
+  /// on `runner` (not owned; null: this process's pool again). Interleaved
+  /// ones stay here: a noise band belongs to one machine.
+  void setRemote(RemoteRunner *runner) { remote = runner; }
+  /// The sandbox limits a batch of `request` runs under.
+  SandboxLimits limitsFor(const BatchRequest &request) const;
+
   /// The variant `edits` make, without measuring it.
   BuiltVariant build(const std::vector<Edit> &edits);
 
@@ -121,7 +131,6 @@ public:
 
 private:
   Workbench() = default;
-  SandboxLimits limitsFor(const BatchRequest &request) const;
 
   WorkbenchOptions options;
   int workerCount = 1;
@@ -132,6 +141,7 @@ private:
   Measurement baselineMeasurement;
   bool baselineMeasured = false;
   double derivedTimeout = 0;
+  RemoteRunner *remote = nullptr;
 };
 
 } // namespace gevo
