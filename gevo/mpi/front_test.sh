@@ -10,7 +10,7 @@ tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 flags=(--workload=testdata/digits_mlp_predict --objectives=static_cost,error
-       --population=6 --generations=3 --budget=0 --seed=11 --workers=1
+       --population=6 --generations=2 --budget=0 --seed=11 --workers=1
        --warmup=0 --repeats=1 --front-repeats=1 --timeout=20s --quiet)
 "$search" "${flags[@]}" --out="$tmp/local" >"$tmp/local.txt"
 "${mpirun[@]}" -np 3 "$search" --backend=mpi "${flags[@]}" --out="$tmp/mpi" \
