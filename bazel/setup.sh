@@ -17,6 +17,8 @@ packages=(
   libpagmo-dev
   python3-numpy # the scaling bench's NumPy/OpenBLAS reference column
   libopenblas0-pthread
+  libopenmpi-dev # --backend=mpi (gevo/mpi)
+  openmpi-bin # mpirun, for the MPI backend's tests and benchmark
 )
 
 missing=()

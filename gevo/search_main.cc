@@ -4,6 +4,7 @@
 //   bazel run //gevo:search -- --workload=W --budget=30m --out=runs/w1
 //   bazel run //gevo:search -- --resume=runs/w1   # after a crash or kill
 //   bazel run //gevo:search -- --explore=single_edits.csv
+//   mpirun -np 3 bazel-bin/gevo/gevo_search --backend=mpi --workers=1 ...
 //
 // Parses flags and calls gevo/search. Exit codes: 0 done, 2 bad input, 1 an
 // internal failure.
@@ -18,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "gevo/eval/jit.h"
 #include "gevo/ir/mutation.h"
+#include "gevo/mpi/mpi_search.h"
 #include "gevo/search/explore.h"
 #include "gevo/search/search.h"
 #include "gevo/search/search_outputs.h"
@@ -196,6 +198,16 @@ cl::opt<std::string> exploreCsv(
              "op) on the unmodified program and write them to this CSV"),
     cl::value_desc("file.csv"), cl::init(""), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("No progress output"), cl::cat(category));
+cl::opt<std::string> backend(
+    "backend",
+    cl::desc("local (default), or mpi: started by mpirun, rank 0 searches "
+             "and ranks 1.. evaluate (--workers each); writes mpi.json"),
+    cl::init("local"), cl::cat(category));
+cl::opt<std::string> rankTimeout(
+    "rank-timeout",
+    cl::desc("--backend=mpi: a rank silent this long while holding variants "
+             "is lost and its variants go to the others (default 10s)"),
+    cl::init("10s"), cl::cat(category));
 
 std::vector<std::string> splitList(const std::string &text) {
   std::vector<std::string> out;
@@ -238,6 +250,20 @@ int main(int argc, char **argv) {
           "write the Pareto front as replayable patches.\n",
           &llvm::errs()))
     return 2;
+  if (backend != "local" && backend != "mpi")
+    return gevo::reportBadInput("--backend must be local or mpi");
+  std::unique_ptr<gevo::MpiSearchJob> mpi;
+  if (backend == "mpi") {
+    absl::StatusOr<double> limit = gevo::parseDuration(rankTimeout);
+    if (!limit.ok() || *limit <= 0)
+      return gevo::reportBadInput("--rank-timeout: expected e.g. 10s");
+    auto job = gevo::MpiSearchJob::start(&argc, &argv, *limit);
+    if (!job.ok())
+      return gevo::reportBadInput(std::string(job.status().message()));
+    mpi = std::move(*job);
+    if (!mpi->searches())
+      return mpi->serve(workers.getNumOccurrences() ? int(workers) : 0);
+  }
   gevo::SearchConfig config;
   bool resuming = !resume.empty();
   if (resuming) {
@@ -346,8 +372,15 @@ int main(int argc, char **argv) {
     ::mkdir(runs.c_str(), 0755);
     config.outDir = defaultOutDir(spec->name);
   }
+  gevo::RemoteRunner *remote =
+      mpi ? &mpi->begin(config, quiet ? nullptr : stderr) : nullptr;
   absl::StatusOr<gevo::SearchResult> result =
-      gevo::runSearch(config, resuming, progress);
+      gevo::runSearch(config, resuming, progress, remote);
+  if (mpi) {
+    absl::Status stats = mpi->finish(config.outDir + "/mpi.json");
+    if (!stats.ok())
+      llvm::errs() << std::string(stats.message()) << "\n";
+  }
   if (!result.ok()) {
     int code = gevo::reportBadInput(std::string(result.status().message()));
     return absl::IsInternal(result.status()) ? 1 : code;

@@ -221,11 +221,11 @@ void SandboxPool::readAvailable(Running &child, bool toEnd) {
 
 void SandboxPool::drain(Running &child) { readFrom(child, true); }
 
-void SandboxPool::serviceOnce() {
+void SandboxPool::serviceOnce(int maxWaitMs) {
   if (running.empty())
     return;
   auto now = Clock::now();
-  int timeoutMs = 100;
+  int timeoutMs = std::max(0, maxWaitMs);
   for (Running *child : running)
     if (child->hasDeadline)
       timeoutMs = std::min<int>(

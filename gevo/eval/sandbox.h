@@ -71,6 +71,11 @@ public:
   void submit(ChildWork work, std::function<void(ChildResult)> done);
   /// Waits until every submitted child has ended.
   void wait();
+  /// Reaps the children that have ended, waiting at most `maxWaitMs` for
+  /// one to end (for a caller that also listens elsewhere: gevo/mpi).
+  void service(int maxWaitMs) { serviceOnce(maxWaitMs); }
+  /// Children running now.
+  int runningCount() const { return static_cast<int>(running.size()); }
   /// Limits for children submitted from now on.
   void setLimits(SandboxLimits newLimits) { limits = newLimits; }
   const SandboxLimits &currentLimits() const { return limits; }
@@ -78,8 +83,9 @@ public:
 
 private:
   struct Running;
-  /// Waits for at least one child to end (or until `untilMs`) and reaps it.
-  void serviceOnce();
+  /// Waits up to `maxWaitMs` (less when a deadline comes sooner) for a
+  /// child to end and reaps every child that has.
+  void serviceOnce(int maxWaitMs = 100);
   void readAvailable(Running &child, bool toEnd);
   void drain(Running &child);
   int workers;

@@ -61,8 +61,9 @@ std::unique_ptr<SearchAlgorithm> makeAlgorithm(const SearchConfig &config,
 /// Everything one run holds while it goes.
 class SearchRun {
 public:
-  SearchRun(SearchConfig config, std::FILE *progressStream)
-      : config(std::move(config)), dir(this->config.outDir),
+  SearchRun(SearchConfig config, std::FILE *progressStream,
+            RemoteRunner *remote)
+      : config(std::move(config)), dir(this->config.outDir), remote(remote),
         progress(progressStream ? progressStream : stderr,
                  progressStream && ProgressLine::isTerminal(progressStream)),
         quiet(progressStream == nullptr) {}
@@ -88,6 +89,7 @@ private:
 
   SearchConfig config;
   RunDirectory dir;
+  RemoteRunner *remote;
   std::vector<std::string> objectives;
   WorkloadSpec spec;
   std::unique_ptr<Workbench> bench;
@@ -114,6 +116,7 @@ absl::Status SearchRun::prepare(bool resume) {
     return absl::InvalidArgumentError("--population must be at least 2");
   GEVO_ASSIGN_OR_RETURN(bench,
                         Workbench::create(spec, workbenchOptions(config)));
+  bench->setRemote(remote);
   config.workers = bench->workers();
   GEVO_RETURN_IF_ERROR(dir.create());
   bool hasRun = dir.hasCheckpoint();
@@ -377,15 +380,6 @@ absl::Status SearchRun::report(SearchResult &result) {
 
 } // namespace
 
-WorkbenchOptions workbenchOptions(const SearchConfig &config) {
-  WorkbenchOptions options;
-  options.evaluation = config.evaluation;
-  options.workers = config.workers;
-  options.timeoutSeconds = config.timeoutSeconds;
-  options.memoryBytes = config.memoryBytes;
-  return options;
-}
-
 std::vector<double>
 normalizedObjectives(const Measurement &m, const Measurement &baseline,
                      const std::vector<std::string> &names) {
@@ -403,18 +397,10 @@ normalizedObjectives(const Measurement &m, const Measurement &baseline,
 }
 
 absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
-                                       std::FILE *progress) {
-  SearchRun run(std::move(config), progress);
+                                       std::FILE *progress,
+                                       RemoteRunner *remote) {
+  SearchRun run(std::move(config), progress, remote);
   return run.run(resume);
-}
-
-absl::StatusOr<SearchConfig> loadRunConfig(const std::string &path) {
-  RunDirectory dir(path);
-  GEVO_ASSIGN_OR_RETURN(RunInfo run, dir.readRun());
-  GEVO_ASSIGN_OR_RETURN(SearchConfig parsed,
-                        configFromJson(run.config, dir.file("run.json")));
-  parsed.outDir = path;
-  return parsed;
 }
 
 } // namespace gevo

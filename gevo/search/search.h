@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "gevo/search/individual.h"
 #include "gevo/search/search_config.h"
+#include "gevo/workbench/remote_runner.h"
 #include "gevo/workbench/workbench.h"
 
 namespace gevo {
@@ -49,10 +50,13 @@ struct SearchResult {
 };
 
 /// Runs (or, with `resume`, continues) a search. Progress goes to
-/// `progress` (null: none). Errors are the user's: a bad workload, an
-/// unmodified program that fails, an output directory that holds another run.
+/// `progress` (null: none). With `remote`, variants are measured there
+/// (gevo/mpi) instead of in this process's pool, except the front's
+/// re-measurement. Errors are the user's: a bad workload, an unmodified
+/// program that fails, an output directory that holds another run.
 absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
-                                       std::FILE *progress);
+                                       std::FILE *progress,
+                                       RemoteRunner *remote = nullptr);
 
 /// The workbench a search measures on: its evaluation options and limits.
 WorkbenchOptions workbenchOptions(const SearchConfig &config);

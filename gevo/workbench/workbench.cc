@@ -109,6 +109,7 @@ std::vector<MeasuredVariant> Workbench::measure(
     const std::function<void(size_t, const MeasuredVariant &)> &onMeasured) {
   FitnessCache &cache = request.cache ? *request.cache : fitnessCache;
   pool->setLimits(limitsFor(request));
+  bool useRemote = remote && !request.here && request.run.interleavedPairs == 0;
   std::vector<MeasuredVariant> out(lists.size());
   auto arrived = [&](size_t i, const Measurement &m) {
     out[i].measurement = m;
@@ -142,15 +143,26 @@ std::vector<MeasuredVariant> Workbench::measure(
       continue;
     variant.ran = true;
     std::string key = variant.key;
-    session->submit(*pool, std::move(built.module), request.run,
-                    [&, key](Measurement m) {
-                      cache.insert(key, m);
-                      std::vector<size_t> members;
-                      members.swap(waiting[key]);
-                      for (size_t index : members)
-                        arrived(index, m);
-                    });
+    auto done = [&, key](Measurement m) {
+      cache.insert(key, m);
+      std::vector<size_t> members;
+      members.swap(waiting[key]);
+      for (size_t index : members)
+        arrived(index, m);
+    };
+    if (useRemote) {
+      remote->submit(RemoteJob{key, variant.edits, request.run.scoreTest,
+                               request.maxSeconds,
+                               baselineMeasurement.medianRunMs},
+                     done);
+      continue;
+    }
+    session->submit(*pool, std::move(built.module), request.run, done);
   }
+  if (useRemote)
+    for (RemoteRunner::Returned &back : remote->wait())
+      session->submit(*pool, build(back.job.edits).module, request.run,
+                      back.done);
   pool->wait();
   return out;
 }

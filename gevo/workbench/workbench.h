@@ -30,6 +30,7 @@
 #include "gevo/ir/edit.h"
 #include "gevo/workbench/build_variant.h"
 #include "gevo/workbench/fitness_cache.h"
+#include "gevo/workbench/remote_runner.h"
 
 namespace gevo {
 
@@ -58,6 +59,8 @@ struct BatchRequest {
   /// Every list runs in a child of its own, even when it builds the same
   /// variant as another list or one in the cache (repeated measurements).
   bool distinctRuns = false;
+  /// Run in this process's pool even when a remote runner is set.
+  bool here = false;
 };
 
 /// One edit list, measured.
@@ -116,6 +119,13 @@ public:
   measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
                            int pairs, bool scoreTest, int children = 3);
 
+  /// From now on plain measurements (no interleaved pairs, not `here`) run
+  /// on `runner` (not owned; null: this process's pool again). Interleaved
+  /// ones stay here: a noise band belongs to one machine.
+  void setRemote(RemoteRunner *runner) { remote = runner; }
+  /// The sandbox limits a batch of `request` runs under.
+  SandboxLimits limitsFor(const BatchRequest &request) const;
+
   /// The variant `edits` make, without measuring it.
   BuiltVariant build(const std::vector<Edit> &edits);
 
@@ -134,7 +144,6 @@ public:
 
 private:
   Workbench() = default;
-  SandboxLimits limitsFor(const BatchRequest &request) const;
 
   WorkbenchOptions options;
   int workerCount = 1;
@@ -145,6 +154,7 @@ private:
   Measurement baselineMeasurement;
   bool baselineMeasured = false;
   double derivedTimeout = 0;
+  RemoteRunner *remote = nullptr;
 };
 
 } // namespace gevo

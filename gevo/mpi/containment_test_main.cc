@@ -1,0 +1,118 @@
+//===- containment_test_main.cc - Crashes and hangs end children, not ranks
+//===//
+//
+// Run by containment_test.sh as `mpirun -np 3 containment_test WORKLOAD
+// STATS`: rank 0 measures, on ranks 1 and 2, variants of the faulty fixture
+// that crash (a read far past the input) and hang (a loop that never ends),
+// then a second batch of valid variants. Each outcome must come back
+// classified, and both ranks must still serve the second batch. Prints
+// FAIL lines and exits 1 on a failure; ranks 1.. just serve.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gevo/mpi/mpi_search.h"
+#include "gevo/search/search.h"
+#include "gevo/workbench/workbench.h"
+#include "replay/patch.h"
+
+namespace {
+
+using gevo::Edit;
+
+/// Sets constant #`ordinal` of the fixture (addresses from `mutate --list`).
+std::vector<Edit> constantEdit(const char *address, const std::string &value) {
+  absl::StatusOr<Edit> edit =
+      gevo::parseEdit(absl::StrCat("constant ", address, " = ", value));
+  if (!edit.ok()) {
+    std::fprintf(stderr, "FAIL: %s\n", edit.status().ToString().c_str());
+    return {};
+  }
+  return {*edit};
+}
+
+constexpr const char *kSpin = "@main/arith.constant#0~c3d9903c"; // false
+constexpr const char *kStep = "@main/arith.constant#2~5b471f57"; // 1
+constexpr const char *kFar = "@main/arith.constant#3~3a8d3f45";  // 0
+
+int check(gevo::Workbench &bench) {
+  int failures = 0;
+  auto expect = [&](bool ok, const std::string &what) {
+    if (!ok) {
+      std::fprintf(stderr, "FAIL: %s\n", what.c_str());
+      ++failures;
+    }
+  };
+  std::vector<std::vector<Edit>> faulty = {constantEdit(kFar, "4000000000000"),
+                                           constantEdit(kSpin, "1"),
+                                           constantEdit(kStep, "2")};
+  std::vector<gevo::MeasuredVariant> first = bench.measure(faulty);
+  auto outcome = [](const gevo::MeasuredVariant &v) {
+    return std::string(toString(v.measurement->outcome));
+  };
+  std::string crash = outcome(first[0]);
+  expect(crash == "crash" || crash == "out_of_bounds",
+         "reading far past the input came back " + crash + ": " +
+             first[0].measurement->detail);
+  expect(outcome(first[1]) == "timeout",
+         "the endless loop came back " + outcome(first[1]));
+  expect(outcome(first[2]) == "ok", "a valid variant came back " +
+                                        outcome(first[2]) + ": " +
+                                        first[2].measurement->detail);
+  expect(first[2].measurement->error() == bench.baseline().error(),
+         "the valid variant scores differently from the unmodified one");
+  // Both ranks are still there: four more valid variants, one per step.
+  std::vector<std::vector<Edit>> valid;
+  for (int step = 3; step <= 6; ++step)
+    valid.push_back(constantEdit(kStep, std::to_string(step)));
+  for (const gevo::MeasuredVariant &v : bench.measure(valid))
+    expect(v.measurement->ok(), "after the crash and the hang, a valid "
+                                "variant came back " +
+                                    outcome(v));
+  return failures;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  auto job = gevo::MpiSearchJob::start(&argc, &argv, /*rankTimeout=*/10);
+  if (!job.ok()) {
+    std::fprintf(stderr, "FAIL: %s\n", job.status().ToString().c_str());
+    return 1;
+  }
+  if (!(*job)->searches())
+    return (*job)->serve(1);
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: containment_test WORKLOAD STATS\n");
+    return 2;
+  }
+  gevo::SearchConfig config;
+  config.workloadPath = argv[1];
+  config.workers = 1;
+  config.timeoutSeconds = 3; // the hang's limit
+  config.evaluation.warmup = 0;
+  config.evaluation.repeats = 1;
+  absl::StatusOr<gevo::WorkloadSpec> spec =
+      gevo::loadWorkloadSpec(config.workloadPath);
+  absl::StatusOr<std::unique_ptr<gevo::Workbench>> bench =
+      spec.ok() ? gevo::Workbench::create(*spec, gevo::workbenchOptions(config))
+                : spec.status();
+  absl::Status baseline =
+      bench.ok() ? (*bench)->measureBaseline() : bench.status();
+  if (!baseline.ok()) {
+    std::fprintf(stderr, "FAIL: %s\n", baseline.ToString().c_str());
+    return 1;
+  }
+  (*bench)->setRemote(&(*job)->begin(config, stderr));
+  int failures = check(**bench);
+  absl::Status stats = (*job)->finish(argv[2]);
+  if (!stats.ok()) {
+    std::fprintf(stderr, "FAIL: %s\n", stats.ToString().c_str());
+    return 1;
+  }
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,279 @@
+//===- coordinator.cc - Rank 0's side: variants handed out to ranks -------===//
+
+#include "gevo/mpi/coordinator.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "gevo/mpi/channel.h"
+
+namespace gevo {
+namespace {
+
+/// How long a rank may take to load the workload and measure its baseline.
+double startupLimit(double rankTimeout) {
+  return std::max(120.0, 10 * rankTimeout);
+}
+
+/// CPU time this thread has used.
+double threadCpuSeconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec + now.tv_nsec * 1e-9;
+}
+
+const char *stateName(int state) {
+  static const char *names[] = {"starting", "ready", "failed", "lost"};
+  return names[state];
+}
+
+} // namespace
+
+Coordinator::Coordinator(int size, double rankTimeoutSeconds, std::FILE *log)
+    : ranks(static_cast<size_t>(std::max(1, size))),
+      rankTimeout(rankTimeoutSeconds), log(log),
+      outbox(std::make_unique<Outbox>()), begun(SteadyClock::now()) {}
+
+Coordinator::~Coordinator() = default;
+
+void Coordinator::start(const std::string &configJson) {
+  begun = SteadyClock::now();
+  for (size_t r = 1; r < ranks.size(); ++r) {
+    ranks[r].lastHeard = begun;
+    if (!outbox->send(static_cast<int>(r), kTagStart, configJson))
+      lose(static_cast<int>(r), "MPI refused to send it the config");
+  }
+}
+
+void Coordinator::submit(RemoteJob job, Done done) {
+  double entered = threadCpuSeconds();
+  if (!anyJob) {
+    anyJob = true;
+    firstJob = SteadyClock::now();
+    cpuAtFirstJob = entered;
+  }
+  uint64_t id = nextId++;
+  std::string text = encodeJob(id, job);
+  jobs[id] = Pending{std::move(job), std::move(done), std::move(text), -1};
+  queue.push_back(id);
+  // Start the ranks on the first jobs while the rest of the batch is built.
+  while (poll()) {
+  }
+  dispatch();
+  dispatchCpu += threadCpuSeconds() - entered;
+}
+
+std::vector<RemoteRunner::Returned> Coordinator::wait() {
+  double entered = threadCpuSeconds();
+  double callbacksBefore = callbackCpu;
+  std::vector<Returned> back;
+  Backoff backoff;
+  while (!jobs.empty()) {
+    bool busy = poll();
+    checkSilence();
+    if (!anyUsable()) {
+      // No rank is left: the caller runs what is still here.
+      for (auto &[id, pending] : jobs)
+        back.push_back({std::move(pending.job), std::move(pending.done)});
+      handedBack += static_cast<int64_t>(jobs.size());
+      jobs.clear();
+      queue.clear();
+      break;
+    }
+    dispatch();
+    outbox->progress();
+    if (busy)
+      backoff.reset();
+    else
+      backoff.idle();
+  }
+  dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
+  return back;
+}
+
+bool Coordinator::poll() {
+  bool any = false;
+  while (std::optional<Incoming> message = receiveIfAny(MPI_ANY_SOURCE)) {
+    any = true;
+    handle(message->source, message->tag, message->text);
+  }
+  return any;
+}
+
+void Coordinator::handle(int source, int tag, const std::string &text) {
+  if (source < 1 || static_cast<size_t>(source) >= ranks.size())
+    return;
+  Rank &rank = ranks[static_cast<size_t>(source)];
+  if (rank.state == Rank::State::Lost || rank.state == Rank::State::Failed)
+    return; // too late: its jobs went elsewhere
+  rank.lastHeard = SteadyClock::now();
+  switch (tag) {
+  case kTagHello: {
+    absl::StatusOr<RankHello> hello = decodeHello(text);
+    if (!hello.ok())
+      return lose(source, std::string(hello.status().message()));
+    rank.hello = *hello;
+    rank.state = Rank::State::Ready;
+    if (log)
+      std::fprintf(log,
+                   "mpi: rank %d ready on %s (pid %lld), %d workers, "
+                   "unmodified program %.3f ms\n",
+                   source, hello->host.c_str(),
+                   static_cast<long long>(hello->pid), hello->workers,
+                   hello->baselineRunMs);
+    return;
+  }
+  case kTagResult: {
+    absl::StatusOr<std::pair<uint64_t, Measurement>> result =
+        decodeResult(text);
+    if (!result.ok())
+      return lose(source, std::string(result.status().message()));
+    auto it = jobs.find(result->first);
+    if (it == jobs.end() || it->second.rank != source)
+      return; // already re-queued and answered elsewhere
+    auto &holding = rank.holding;
+    holding.erase(std::remove(holding.begin(), holding.end(), it->first),
+                  holding.end());
+    ++rank.evaluations;
+    ++evaluations;
+    Done done = std::move(it->second.done);
+    jobs.erase(it);
+    double before = threadCpuSeconds();
+    done(std::move(result->second));
+    cpuAtLastResult = threadCpuSeconds();
+    callbackCpu += cpuAtLastResult - before;
+    lastResult = SteadyClock::now();
+    return;
+  }
+  case kTagFailed:
+    rank.state = Rank::State::Failed;
+    return lose(source, text);
+  default:
+    return; // a heartbeat: lastHeard is all it says
+  }
+}
+
+void Coordinator::dispatch() {
+  size_t n = ranks.size();
+  // Round robin from where the last round stopped, one job per rank per
+  // turn, so that free slots fill evenly.
+  bool gave = true;
+  while (!queue.empty() && gave) {
+    gave = false;
+    for (size_t k = 0; k + 1 < n && !queue.empty(); ++k) {
+      size_t r = 1 + (dispatchFrom - 1 + k) % (n - 1);
+      Rank &rank = ranks[r];
+      if (rank.state != Rank::State::Ready ||
+          static_cast<int>(rank.holding.size()) >= rank.hello.workers)
+        continue;
+      uint64_t id = queue.front();
+      Pending &pending = jobs[id];
+      if (!outbox->send(static_cast<int>(r), kTagJob, pending.text)) {
+        lose(static_cast<int>(r), "MPI refused to send it a job");
+        continue;
+      }
+      queue.pop_front();
+      pending.rank = static_cast<int>(r);
+      if (rank.holding.empty())
+        rank.lastHeard = SteadyClock::now(); // silence counts from here
+      rank.holding.push_back(id);
+      gave = true;
+      dispatchFrom = r % (n - 1) + 1;
+    }
+  }
+}
+
+void Coordinator::checkSilence() {
+  auto now = SteadyClock::now();
+  for (size_t r = 1; r < ranks.size(); ++r) {
+    Rank &rank = ranks[r];
+    double silent = std::chrono::duration<double>(now - rank.lastHeard).count();
+    if (rank.state == Rank::State::Ready && !rank.holding.empty() &&
+        silent > rankTimeout)
+      lose(static_cast<int>(r),
+           absl::StrCat("silent for ", static_cast<int>(silent),
+                        " s while holding ", rank.holding.size(), " jobs"));
+    else if (rank.state == Rank::State::Starting &&
+             silent > startupLimit(rankTimeout))
+      lose(static_cast<int>(r), "never said it was ready");
+  }
+}
+
+void Coordinator::lose(int r, const std::string &why) {
+  Rank &rank = ranks[static_cast<size_t>(r)];
+  if (rank.state != Rank::State::Failed)
+    rank.state = Rank::State::Lost;
+  rank.why = why;
+  outbox->forget(r);
+  // Its jobs go first, in the order they were made.
+  std::sort(rank.holding.rbegin(), rank.holding.rend());
+  for (uint64_t id : rank.holding) {
+    jobs[id].rank = -1;
+    queue.push_front(id);
+    ++requeued;
+  }
+  if (log)
+    std::fprintf(log, "mpi: rank %d %s (%s); %zu jobs re-queued\n", r,
+                 rank.state == Rank::State::Failed ? "cannot evaluate" : "lost",
+                 why.c_str(), rank.holding.size());
+  rank.holding.clear();
+}
+
+bool Coordinator::anyUsable() const {
+  for (size_t r = 1; r < ranks.size(); ++r)
+    if (ranks[r].state == Rank::State::Ready ||
+        ranks[r].state == Rank::State::Starting)
+      return true;
+  return false;
+}
+
+void Coordinator::stop() {
+  for (size_t r = 1; r < ranks.size(); ++r)
+    if (ranks[r].state != Rank::State::Lost)
+      outbox->send(static_cast<int>(r), kTagStop, "");
+  outbox->flush(5.0);
+}
+
+llvm::json::Value Coordinator::stats() const {
+  llvm::json::Array rankList;
+  for (size_t r = 1; r < ranks.size(); ++r) {
+    const Rank &rank = ranks[r];
+    llvm::json::Object object{
+        {"rank", static_cast<int64_t>(r)},
+        {"state", stateName(static_cast<int>(rank.state))},
+        {"host", rank.hello.host},
+        {"pid", rank.hello.pid},
+        {"workers", rank.hello.workers},
+        {"baseline_run_ms", rank.hello.baselineRunMs},
+        {"evaluations", rank.evaluations},
+    };
+    if (!rank.why.empty())
+      object["why"] = rank.why;
+    rankList.push_back(std::move(object));
+  }
+  double window =
+      anyJob && evaluations > 0
+          ? std::chrono::duration<double>(lastResult - firstJob).count()
+          : 0.0;
+  double cpu = cpuAtLastResult - cpuAtFirstJob;
+  double perEvaluation = evaluations > 0 ? 1000.0 / evaluations : 0.0;
+  return llvm::json::Object{
+      {"ranks", std::move(rankList)},
+      {"evaluations", evaluations},
+      {"requeued", requeued},
+      {"handed_back", handedBack},
+      {"window_s", window},
+      {"evaluations_per_s", window > 0 ? evaluations / window : 0.0},
+      {"rank0_cpu_s", cpu},
+      {"rank0_waiting_share",
+       window > 0 ? std::max(0.0, 1 - cpu / window) : 0.0},
+      {"rank0_dispatch_ms_per_evaluation", dispatchCpu * perEvaluation},
+      {"rank0_search_ms_per_evaluation",
+       std::max(0.0, cpu - dispatchCpu) * perEvaluation},
+  };
+}
+
+} // namespace gevo

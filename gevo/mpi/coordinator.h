@@ -1,0 +1,89 @@
+//===- coordinator.h - Rank 0's side: variants handed out to ranks --------===//
+//
+// A RemoteRunner over the evaluating ranks of an mpirun job. Jobs wait in
+// one queue; a rank gets one whenever it holds fewer than its workers, so
+// fast ranks take more. Results are keyed by job, never by arrival order. A
+// rank that falls silent for longer than the rank timeout (or that MPI
+// reports failed) is declared lost: its jobs go back to the front of the
+// queue for the others, and when no rank is left the jobs are handed back
+// to the caller to run itself. No mpi.h here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_MPI_COORDINATOR_H
+#define GEVO_MPI_COORDINATOR_H
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gevo/mpi/messages.h"
+#include "gevo/support/stopwatch.h"
+#include "gevo/workbench/remote_runner.h"
+#include "llvm/Support/JSON.h"
+
+namespace gevo {
+
+class Outbox;
+
+class Coordinator : public RemoteRunner {
+public:
+  /// Ranks 1..size-1 evaluate; `progress` gets a line per rank event.
+  Coordinator(int size, double rankTimeoutSeconds, std::FILE *log);
+  ~Coordinator() override;
+
+  /// Sends every evaluating rank the search's config (JSON text).
+  void start(const std::string &configJson);
+  void submit(RemoteJob job, Done done) override;
+  std::vector<Returned> wait() override;
+  /// Tells every rank still there to end and waits (briefly) for the sends.
+  void stop();
+  /// Ranks, evaluations, rank-0 time waiting and working: mpi.json.
+  llvm::json::Value stats() const;
+
+private:
+  struct Rank {
+    enum class State { Starting, Ready, Failed, Lost } state = State::Starting;
+    RankHello hello;
+    std::vector<uint64_t> holding;
+    SteadyClock::time_point lastHeard;
+    int64_t evaluations = 0;
+    std::string why; // failed or lost: why
+  };
+  struct Pending {
+    RemoteJob job;
+    Done done;
+    std::string text;
+    int rank = -1;
+  };
+
+  bool poll();
+  void handle(int source, int tag, const std::string &text);
+  void dispatch();
+  void checkSilence();
+  void lose(int rank, const std::string &why);
+  bool anyUsable() const;
+
+  std::vector<Rank> ranks; // index = MPI rank; 0 unused
+  double rankTimeout;
+  std::FILE *log;
+  std::unique_ptr<Outbox> outbox;
+  std::map<uint64_t, Pending> jobs;
+  std::deque<uint64_t> queue;
+  uint64_t nextId = 0;
+  size_t dispatchFrom = 1;
+  // Figures for mpi.json: wall clock, and this thread's CPU time (what
+  // rank 0 spends; time it yields to evaluating ranks is waiting).
+  SteadyClock::time_point begun, firstJob, lastResult;
+  double cpuAtFirstJob = 0, cpuAtLastResult = 0;
+  bool anyJob = false;
+  double dispatchCpu = 0; // in submit() and wait(), results' callbacks not
+  double callbackCpu = 0; // in the callbacks: the search's bookkeeping
+  int64_t evaluations = 0, requeued = 0, handedBack = 0;
+};
+
+} // namespace gevo
+
+#endif // GEVO_MPI_COORDINATOR_H

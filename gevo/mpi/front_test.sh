@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# --backend=mpi against the local backend: with deterministic objectives and
+# the same seed, a search over 2 evaluating ranks measures the same
+# individuals with the same outcomes and objective values, and ends with
+# the same front, as a local search; mpi.json shows both ranks did work.
+set -euo pipefail
+search="$1"
+source "$2"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+flags=(--workload=testdata/digits_mlp_predict --objectives=static_cost,error
+       --population=6 --generations=2 --budget=0 --seed=11 --workers=1
+       --warmup=0 --repeats=1 --front-repeats=1 --timeout=20s --quiet)
+"$search" "${flags[@]}" --out="$tmp/local" >"$tmp/local.txt"
+"${mpirun[@]}" -np 3 "$search" --backend=mpi "${flags[@]}" --out="$tmp/mpi" \
+  >"$tmp/mpi.txt" 2>"$tmp/mpi.err" || fail "mpirun failed: $(tail -5 "$tmp/mpi.err")"
+grep -q "front:" "$tmp/mpi.txt" || fail "no front in rank 0's summary"
+
+edits() { for p in "$1"/front/*.gevo; do grep -v '^meta\|^#' "$p"; echo; done; }
+[[ -n "$(edits "$tmp/local")" ]] || fail "the local run has no front"
+[[ "$(edits "$tmp/local")" == "$(edits "$tmp/mpi")" ]] ||
+  fail "the MPI run's front differs from the local one"
+# generation, key, outcome, edits, kinds, static_cost, error, accuracy; cached
+measured() { cut -d, -f1-8,12 "$1/history.csv"; }
+[[ "$(measured "$tmp/local")" == "$(measured "$tmp/mpi")" ]] ||
+  fail "history.csv differs: $(diff <(measured "$tmp/local") <(measured "$tmp/mpi") | head -5)"
+
+stats="$tmp/mpi/mpi.json"
+[[ -s "$stats" ]] || fail "no mpi.json"
+[[ $(grep -c '"state": "ready"' "$stats") == 2 ]] || fail "ranks not ready: $(cat "$stats")"
+grep -q '"requeued": 0' "$stats" || fail "jobs were re-queued: $(cat "$stats")"
+# Every run of the search happened on ranks 1 and 2, each took a share.
+evaluations=$(tail -n +2 "$tmp/mpi/history.csv" | awk -F, '$12 == 0' | wc -l)
+grep -q "\"evaluations\": $evaluations," "$stats" ||
+  fail "mpi.json does not count the $evaluations evaluations: $(cat "$stats")"
+[[ $(grep -c '"evaluations": [1-9]' "$stats") == 3 ]] ||
+  fail "a rank evaluated nothing: $(cat "$stats")"
+echo PASS

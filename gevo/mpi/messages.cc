@@ -1,0 +1,139 @@
+//===- messages.cc - What rank 0 and the evaluating ranks say -------------===//
+
+#include "gevo/mpi/messages.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "replay/patch.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace gevo {
+namespace {
+
+absl::StatusOr<llvm::json::Object> parseObject(const std::string &text,
+                                               const char *what) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
+  if (!value)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "malformed ", what, ": ", llvm::toString(value.takeError())));
+  if (!value->getAsObject())
+    return absl::InvalidArgumentError(absl::StrCat(what, " is not an object"));
+  return std::move(*value->getAsObject());
+}
+
+std::string printJson(llvm::json::Value value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << value;
+  os.flush();
+  return text;
+}
+
+} // namespace
+
+std::string encodeJob(uint64_t id, const RemoteJob &job) {
+  Patch patch;
+  patch.model = job.key;
+  patch.metadata = {
+      {"job", absl::StrCat(id)},
+      {"score_test", job.scoreTest ? "1" : "0"},
+      {"max_seconds", absl::StrFormat("%.17g", job.maxSeconds)},
+      {"reference_run_ms", absl::StrFormat("%.17g", job.referenceRunMs)}};
+  for (const Edit &edit : job.edits)
+    patch.addEdit(edit);
+  return printPatch(patch);
+}
+
+absl::StatusOr<std::pair<uint64_t, RemoteJob>>
+decodeJob(const std::string &text) {
+  absl::StatusOr<Patch> patch = parsePatch(text, "job");
+  if (!patch.ok())
+    return patch.status();
+  RemoteJob job;
+  job.key = patch->model;
+  job.edits = patch->edits();
+  uint64_t id = 0;
+  bool haveId = false;
+  for (const auto &[key, value] : patch->metadata) {
+    bool ok = true;
+    if (key == "job")
+      ok = haveId = absl::SimpleAtoi(value, &id);
+    else if (key == "score_test")
+      job.scoreTest = value == "1";
+    else if (key == "max_seconds")
+      ok = absl::SimpleAtod(value, &job.maxSeconds);
+    else if (key == "reference_run_ms")
+      ok = absl::SimpleAtod(value, &job.referenceRunMs);
+    if (!ok)
+      return absl::InvalidArgumentError(
+          absl::StrCat("job: bad ", key, "=", value));
+  }
+  if (!haveId)
+    return absl::InvalidArgumentError("job: no job id");
+  return std::make_pair(id, std::move(job));
+}
+
+std::string encodeResult(uint64_t id, const Measurement &measurement) {
+  return absl::StrCat("{\"job\":", id,
+                      ",\"measurement\":", toJsonLine(measurement), "}");
+}
+
+absl::StatusOr<std::pair<uint64_t, Measurement>>
+decodeResult(const std::string &text) {
+  absl::StatusOr<llvm::json::Object> object = parseObject(text, "result");
+  if (!object.ok())
+    return object.status();
+  std::optional<int64_t> id = object->getInteger("job");
+  const llvm::json::Value *measurement = object->get("measurement");
+  if (!id || *id < 0 || !measurement)
+    return absl::InvalidArgumentError("result: no job or measurement");
+  absl::StatusOr<Measurement> parsed =
+      parseMeasurementJson(printJson(*measurement));
+  if (!parsed.ok())
+    return parsed.status();
+  return std::make_pair(static_cast<uint64_t>(*id), std::move(*parsed));
+}
+
+std::string encodeHello(const RankHello &hello) {
+  return printJson(llvm::json::Object{
+      {"host", hello.host},
+      {"pid", hello.pid},
+      {"workers", hello.workers},
+      {"unmodified_key", hello.unmodifiedKey},
+      {"baseline_run_ms", hello.baselineRunMs},
+  });
+}
+
+absl::StatusOr<RankHello> decodeHello(const std::string &text) {
+  absl::StatusOr<llvm::json::Object> object = parseObject(text, "hello");
+  if (!object.ok())
+    return object.status();
+  RankHello hello;
+  auto host = object->getString("host");
+  auto key = object->getString("unmodified_key");
+  auto pid = object->getInteger("pid");
+  auto workers = object->getInteger("workers");
+  auto baseline = object->getNumber("baseline_run_ms");
+  if (!host || !key || !pid || !workers || *workers < 1 || !baseline)
+    return absl::InvalidArgumentError("hello: a field is missing");
+  hello.host = host->str();
+  hello.unmodifiedKey = key->str();
+  hello.pid = *pid;
+  hello.workers = static_cast<int>(*workers);
+  hello.baselineRunMs = *baseline;
+  return hello;
+}
+
+void scaleRunTimes(Measurement &measurement, double referenceRunMs,
+                   double ownRunMs) {
+  if (referenceRunMs <= 0 || ownRunMs <= 0)
+    return;
+  double factor = referenceRunMs / ownRunMs;
+  for (double &ms : measurement.runMs)
+    ms *= factor;
+  measurement.medianRunMs *= factor;
+}
+
+} // namespace gevo

@@ -1,0 +1,65 @@
+//===- messages.h - What rank 0 and the evaluating ranks say to each other
+//-===//
+//
+// The MPI backend's messages as text, without MPI: a job is a patch (the
+// replay/ format) whose header names the job and the variant's key, a result
+// is the measurement's JSON keyed by the job, and a rank introduces itself
+// with its host, pid, workers and its own baseline. Edit lists only, never
+// MLIR or binaries, so ranks on other machines rebuild each variant.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_MPI_MESSAGES_H
+#define GEVO_MPI_MESSAGES_H
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "gevo/eval/measurement.h"
+#include "gevo/workbench/remote_runner.h"
+
+namespace gevo {
+
+/// MPI tags of the backend's messages.
+enum MpiTag : int {
+  kTagStart = 1,     // 0 -> r: the search's config (JSON)
+  kTagStop = 2,      // 0 -> r: no more work; end
+  kTagJob = 3,       // 0 -> r: encodeJob
+  kTagHello = 4,     // r -> 0: encodeHello, once its baseline is measured
+  kTagResult = 5,    // r -> 0: encodeResult
+  kTagHeartbeat = 6, // r -> 0: still alive (empty), while it holds jobs
+  kTagFailed = 7,    // r -> 0: it cannot evaluate (one line why)
+};
+
+/// A job as patch text: `meta job=N score_test=0|1 max_seconds=S
+/// reference_run_ms=R` over the edits, the key as the patch's model.
+std::string encodeJob(uint64_t id, const RemoteJob &job);
+absl::StatusOr<std::pair<uint64_t, RemoteJob>>
+decodeJob(const std::string &text);
+
+/// `{"job": N, "measurement": {...}}` (the fitness cache's measurement JSON).
+std::string encodeResult(uint64_t id, const Measurement &measurement);
+absl::StatusOr<std::pair<uint64_t, Measurement>>
+decodeResult(const std::string &text);
+
+/// An evaluating rank, as it introduces itself.
+struct RankHello {
+  std::string host;
+  int64_t pid = 0;
+  int workers = 1;
+  /// modelFingerprint() of its unmodified module: it must be rank 0's.
+  std::string unmodifiedKey;
+  double baselineRunMs = 0;
+};
+std::string encodeHello(const RankHello &hello);
+absl::StatusOr<RankHello> decodeHello(const std::string &text);
+
+/// A measurement taken where the unmodified program runs in `ownRunMs`,
+/// expressed against `referenceRunMs`: run times scaled by their ratio
+/// (unchanged when either is 0).
+void scaleRunTimes(Measurement &measurement, double referenceRunMs,
+                   double ownRunMs);
+
+} // namespace gevo
+
+#endif // GEVO_MPI_MESSAGES_H

@@ -1,0 +1,106 @@
+//===- messages_test.cc - The MPI backend's messages survive the trip -----===//
+
+#include "gevo/mpi/messages.h"
+
+#include <gtest/gtest.h>
+
+#include "replay/patch.h"
+
+namespace gevo {
+namespace {
+
+Edit edit(const char *line) {
+  absl::StatusOr<Edit> parsed = parseEdit(line);
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  return *parsed;
+}
+
+TEST(Messages, JobIsPatchTextAndComesBackWhole) {
+  RemoteJob job;
+  job.key = "0123456789abcdef";
+  job.edits = {edit("constant @main/arith.constant#0~c99c2014 = 0.001"),
+               edit("delete @main/arith.maximumf#1~8e932aa3 ; "
+                    "@main/linalg.yield#5~2e728ee0[0] <- "
+                    "@main/linalg.generic#1~0436967b^0")};
+  job.scoreTest = true;
+  job.maxSeconds = 2.5;
+  job.referenceRunMs = 0.1 + 0.2; // not exactly representable in decimal
+  std::string text = encodeJob(41, job);
+  // A patch: replay's parser reads it, with the edits as patch lines.
+  ASSERT_TRUE(parsePatch(text, "job").ok()) << text;
+  EXPECT_NE(text.find(printEdit(job.edits[1])), std::string::npos) << text;
+
+  absl::StatusOr<std::pair<uint64_t, RemoteJob>> back = decodeJob(text);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->first, 41u);
+  EXPECT_EQ(back->second.key, job.key);
+  ASSERT_EQ(back->second.edits.size(), 2u);
+  EXPECT_EQ(printEdit(back->second.edits[0]), printEdit(job.edits[0]));
+  EXPECT_EQ(printEdit(back->second.edits[1]), printEdit(job.edits[1]));
+  EXPECT_TRUE(back->second.scoreTest);
+  EXPECT_EQ(back->second.maxSeconds, 2.5);
+  EXPECT_EQ(back->second.referenceRunMs, job.referenceRunMs);
+}
+
+TEST(Messages, JobWithoutIdIsRejected) {
+  std::string text = encodeJob(7, RemoteJob{"0123456789abcdef"});
+  size_t at = text.find("job=7");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 5, "jab=7");
+  EXPECT_FALSE(decodeJob(text).ok());
+}
+
+TEST(Messages, ResultKeepsEveryFigureExactly) {
+  Measurement m;
+  m.outcome = Outcome::Crash;
+  m.detail = "signal 11 (Segmentation fault): \"quoted\"";
+  m.validation.correct = 301;
+  m.validation.total = 360;
+  m.runMs = {0.1 + 0.2, 1.0 / 3};
+  m.medianRunMs = 1.0 / 7;
+  m.staticCost = 123456789.0;
+  m.loweredOps = 4242;
+  std::string text = encodeResult(9, m);
+  absl::StatusOr<std::pair<uint64_t, Measurement>> back = decodeResult(text);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->first, 9u);
+  EXPECT_EQ(back->second.outcome, Outcome::Crash);
+  EXPECT_EQ(back->second.detail, m.detail);
+  EXPECT_EQ(back->second.validation.correct, 301);
+  EXPECT_EQ(back->second.runMs, m.runMs);
+  EXPECT_EQ(back->second.medianRunMs, m.medianRunMs);
+  EXPECT_EQ(back->second.staticCost, m.staticCost);
+  EXPECT_EQ(toJsonLine(back->second), toJsonLine(m));
+  EXPECT_FALSE(decodeResult("{\"job\":1}").ok());
+  EXPECT_FALSE(decodeResult("not json").ok());
+}
+
+TEST(Messages, HelloRoundTripsAndNeedsEveryField) {
+  RankHello hello{"node-17", 4242, 3, "fedcba9876543210", 0.75};
+  absl::StatusOr<RankHello> back = decodeHello(encodeHello(hello));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->host, "node-17");
+  EXPECT_EQ(back->pid, 4242);
+  EXPECT_EQ(back->workers, 3);
+  EXPECT_EQ(back->unmodifiedKey, "fedcba9876543210");
+  EXPECT_EQ(back->baselineRunMs, 0.75);
+  EXPECT_FALSE(decodeHello("{\"host\":\"a\",\"pid\":1}").ok());
+}
+
+TEST(Messages, RunTimesAreScaledToTheReferenceBaseline) {
+  Measurement m;
+  m.runMs = {4.0, 6.0};
+  m.medianRunMs = 5.0;
+  m.validation.correct = 10;
+  m.validation.total = 20;
+  // Measured where the unmodified program takes 2 ms; rank 0 sees 1 ms.
+  scaleRunTimes(m, /*referenceRunMs=*/1.0, /*ownRunMs=*/2.0);
+  EXPECT_EQ(m.medianRunMs, 2.5);
+  EXPECT_EQ(m.runMs, (std::vector<double>{2.0, 3.0}));
+  EXPECT_EQ(m.error(), 0.5); // scores untouched
+  scaleRunTimes(m, 0, 2.0);  // nothing known: unchanged
+  EXPECT_EQ(m.medianRunMs, 2.5);
+}
+
+} // namespace
+} // namespace gevo

@@ -1,0 +1,71 @@
+//===- mpi_search.cc - A search as an mpirun job: --backend=mpi -----------===//
+
+#include "gevo/mpi/mpi_search.h"
+
+#include <mpi.h>
+
+#include "absl/strings/str_cat.h"
+#include "gevo/mpi/channel.h"
+#include "gevo/mpi/coordinator.h"
+#include "gevo/mpi/evaluator_rank.h"
+#include "gevo/support/file_io.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace gevo {
+
+absl::StatusOr<std::unique_ptr<MpiSearchJob>>
+MpiSearchJob::start(int *argc, char ***argv, double rankTimeoutSeconds) {
+  if (MPI_Init(argc, argv) != MPI_SUCCESS)
+    return absl::FailedPreconditionError(
+        "--backend=mpi: MPI_Init failed (run under mpirun)");
+  // A lost rank must come back as an error code, never end this process.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  std::unique_ptr<MpiSearchJob> job(new MpiSearchJob());
+  MPI_Comm_rank(MPI_COMM_WORLD, &job->rankId);
+  MPI_Comm_size(MPI_COMM_WORLD, &job->sizeOfJob);
+  job->rankTimeout = rankTimeoutSeconds;
+  return job;
+}
+
+MpiSearchJob::~MpiSearchJob() {
+  if (searches() && !finished)
+    (void)finish("");
+  MPI_Finalize();
+}
+
+int MpiSearchJob::serve(int workers) {
+  return serveEvaluations(rankId, workers);
+}
+
+RemoteRunner &MpiSearchJob::begin(const SearchConfig &config, std::FILE *log) {
+  coordinator = std::make_unique<Coordinator>(sizeOfJob, rankTimeout, log);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << toJson(config);
+  os.flush();
+  coordinator->start(text);
+  return *coordinator;
+}
+
+absl::Status MpiSearchJob::finish(const std::string &statsPath) {
+  finished = true;
+  if (!coordinator) {
+    // Stopped before the search began: the ranks wait for a start or stop.
+    Outbox outbox;
+    for (int r = 1; r < sizeOfJob; ++r)
+      outbox.send(r, kTagStop, "");
+    outbox.flush(5.0);
+    return absl::OkStatus();
+  }
+  coordinator->stop();
+  if (statsPath.empty())
+    return absl::OkStatus();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", coordinator->stats()) << "\n";
+  os.flush();
+  return writeOutput(statsPath, text);
+}
+
+} // namespace gevo

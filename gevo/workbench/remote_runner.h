@@ -1,0 +1,56 @@
+//===- remote_runner.h - Running variants outside this process's pool -----===//
+//
+// Where a Workbench hands its plain measurements when it is given one: other
+// processes (gevo/mpi: other ranks, other machines) that rebuild each variant
+// from its edit list and measure it in their own sandbox pool. A runner gets
+// the edits and the key, never a module. No MLIR here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_WORKBENCH_REMOTE_RUNNER_H
+#define GEVO_WORKBENCH_REMOTE_RUNNER_H
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gevo/eval/measurement.h"
+#include "gevo/ir/edit.h"
+
+namespace gevo {
+
+/// One variant to measure elsewhere.
+struct RemoteJob {
+  /// modelFingerprint() of the variant the edits build: the remote side
+  /// checks it built the same program.
+  std::string key;
+  /// The edits that applied here, in order.
+  std::vector<Edit> edits;
+  bool scoreTest = false;
+  /// > 0: no child runs longer than this (BatchRequest::maxSeconds).
+  double maxSeconds = 0;
+  /// This process's unmodified-program run time: a run time measured
+  /// elsewhere is scaled by it over the remote side's own, so run-time
+  /// objectives stay comparable across mixed hardware.
+  double referenceRunMs = 0;
+};
+
+class RemoteRunner {
+public:
+  using Done = std::function<void(Measurement)>;
+  /// A job handed back: no remote process is left to run it.
+  struct Returned {
+    RemoteJob job;
+    Done done;
+  };
+  virtual ~RemoteRunner() = default;
+  /// Queues `job`; `done` is called from submit() or wait() with its
+  /// measurement, never concurrently.
+  virtual void submit(RemoteJob job, Done done) = 0;
+  /// Returns when every submitted job has been measured or handed back;
+  /// the caller measures the ones handed back itself.
+  virtual std::vector<Returned> wait() = 0;
+};
+
+} // namespace gevo
+
+#endif // GEVO_WORKBENCH_REMOTE_RUNNER_H
