@@ -326,6 +326,6 @@ def gevo_model_library(
         name = name,
         srcs = [name + ".o"],
         hdrs = hdrs,
-        deps = ["@llvm//:mlir_c_runner_utils"],
+        deps = [Label("@llvm//:mlir_c_runner_utils")],
         **kwargs
     )

@@ -15,6 +15,7 @@ packages=(
   libgtest-dev
   libgmock-dev
   libpagmo-dev
+  zlib1g-dev # gzip-compressed data sets (MNIST's *-ubyte.gz)
   python3-numpy # the scaling bench's NumPy/OpenBLAS reference column
   libopenblas0-pthread
   libopenmpi-dev # --backend=mpi (gevo/mpi)

@@ -48,6 +48,9 @@ run MALFORMED_MLIR 2 --workload=$bad/malformed
 run WRONG_SIGNATURE 2 --workload=$bad/wrong_signature
 run BAD_JSON 2 --workload=$bad/bad_json
 run BAD_SPEC 2 --workload=$bad/bad_spec
+run CHECK 0 --check --workload=testdata/digits_mlp_train
+run CHECK_SIGNATURE 2 --check --workload=$bad/wrong_signature
+run CHECK_ROWS 2 --check --workload=$bad/bad_rows
 run UNKNOWN_PASS 2 --workload=testdata/digits_mlp_train --pipeline=no-such-pass
 run UNBALANCED 2 --workload=testdata/digits_mlp_train '--pipeline=builtin.module(inline'
 run PARTIAL_PIPELINE 2 --workload=testdata/digits_mlp_train --pipeline=canonicalize

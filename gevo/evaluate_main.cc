@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "gevo/eval/evaluator.h"
 #include "gevo/eval/workload.h"
+#include "gevo/eval/workload_check.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"
@@ -73,6 +74,13 @@ llvm::cl::opt<bool> json("json",
                                         "(one per line) instead of text"),
                          llvm::cl::cat(category));
 
+llvm::cl::opt<bool> check(
+    "check",
+    llvm::cl::desc("Validate each workload without running it: read the "
+                   "spec, load its data, parse the module and check its "
+                   "entry against the bindings; print one line per workload"),
+    llvm::cl::cat(category));
+
 const char *const kDefaultWorkloads[] = {"testdata/digits_mlp_train",
                                          "testdata/digits_mlp_predict"};
 
@@ -111,6 +119,16 @@ int main(int argc, char **argv) {
     }
     if (!modulePath.empty())
       spec->modulePath = gevo::resolveUserPath(modulePath);
+    if (check) {
+      absl::StatusOr<std::string> summary = gevo::checkWorkload(*spec);
+      if (!summary.ok()) {
+        int code =
+            gevo::reportBadInput(std::string(summary.status().message()));
+        return absl::IsInternal(summary.status()) ? 1 : code;
+      }
+      llvm::outs() << *summary << "\n";
+      continue;
+    }
     absl::StatusOr<gevo::EvaluationReport> result =
         gevo::evaluateWorkload(*spec, options);
     if (!result.ok()) {

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <numeric>
 
 #include "absl/status/status.h"
@@ -15,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "gevo/eval/data_file.h"
 #include "gevo/support/file_io.h"
 
 namespace gevo {
@@ -66,9 +66,19 @@ Dataset Dataset::select(const std::vector<int64_t> &indices) const {
   return out;
 }
 
+Dataset Dataset::slice(int64_t begin, int64_t end) const {
+  Dataset out;
+  out.numFeatures = numFeatures;
+  out.numClasses = numClasses;
+  out.features.assign(features.begin() + begin * numFeatures,
+                      features.begin() + end * numFeatures);
+  out.labels.assign(labels.begin() + begin, labels.begin() + end);
+  return out;
+}
+
 absl::StatusOr<Dataset> loadCsv(const std::string &path,
                                 const CsvOptions &options) {
-  absl::StatusOr<std::string> text = readFile(path, "data file");
+  absl::StatusOr<std::string> text = readDataFile(path, "data file");
   if (!text.ok())
     return text.status();
   Dataset data;
@@ -135,16 +145,12 @@ absl::StatusOr<Dataset> loadCsv(const std::string &path,
 absl::StatusOr<Dataset> loadIdx(const std::string &imagesPath,
                                 const std::string &labelsPath,
                                 int64_t numClasses) {
-  absl::StatusOr<std::string> images = readFile(imagesPath, "IDX images");
+  absl::StatusOr<std::string> images = readDataFile(imagesPath, "IDX images");
   if (!images.ok())
     return images.status();
-  absl::StatusOr<std::string> labels = readFile(labelsPath, "IDX labels");
+  absl::StatusOr<std::string> labels = readDataFile(labelsPath, "IDX labels");
   if (!labels.ok())
     return labels.status();
-  if (images->size() >= 2 && static_cast<unsigned char>((*images)[0]) == 0x1f &&
-      static_cast<unsigned char>((*images)[1]) == 0x8b)
-    return absl::InvalidArgumentError(absl::StrCat(
-        imagesPath, ": is gzip-compressed; decompress it first (gunzip)"));
   if (images->size() < 16 || readBigEndian32(*images, 0) != 0x00000803)
     return absl::InvalidArgumentError(absl::StrCat(
         imagesPath, ": not an IDX image file (expected magic 0x00000803: "
@@ -204,14 +210,9 @@ absl::Status writeIdx(const Dataset &data, int64_t rows, int64_t cols,
   appendBigEndian32(labels, static_cast<uint32_t>(data.size()));
   for (int32_t label : data.labels)
     labels.push_back(static_cast<char>(label & 0xff));
-  for (const auto &[path, bytes] :
-       {std::pair{imagesPath, &images}, std::pair{labelsPath, &labels}}) {
-    std::ofstream out(path, std::ios::binary);
-    out << *bytes;
-    if (!out)
-      return absl::InternalError(absl::StrCat(path, ": cannot write"));
-  }
-  return absl::OkStatus();
+  if (absl::Status status = writeDataFile(imagesPath, images); !status.ok())
+    return status;
+  return writeDataFile(labelsPath, labels);
 }
 
 absl::StatusOr<DatasetSplit> splitDataset(const Dataset &data,
@@ -236,7 +237,11 @@ absl::StatusOr<DatasetSplit> splitDataset(const Dataset &data,
   DatasetSplit split;
   split.validation = rowsFrom(0, options.validation);
   split.test = rowsFrom(options.validation, options.validation + options.test);
-  split.train = rowsFrom(options.validation + options.test, data.size());
+  int64_t trainBegin = options.validation + options.test;
+  int64_t trainEnd = options.train > 0
+                         ? std::min(data.size(), trainBegin + options.train)
+                         : data.size();
+  split.train = rowsFrom(trainBegin, trainEnd);
   return split;
 }
 

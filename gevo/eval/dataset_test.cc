@@ -2,10 +2,13 @@
 
 #include "gevo/eval/dataset.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
 
+#include "gevo/eval/data_file.h"
+#include "gevo/eval/feature_scaling.h"
 #include "gevo/support/tool_paths.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -120,11 +123,73 @@ TEST(DatasetTest, IdxRejectsWrongFiles) {
   ASSERT_FALSE(read.ok());
   EXPECT_THAT(std::string(read.status().message()),
               HasSubstr("header says 1797x8x8 bytes"));
-  // Gzip input is recognised and explained.
+  // A gzip file cut short is named as corrupt, not read as a short file.
   std::string gz = writeTemp("g.idx.gz", std::string("\x1f\x8b\x08\x00", 4));
   read = loadIdx(gz, labels);
   ASSERT_FALSE(read.ok());
-  EXPECT_THAT(std::string(read.status().message()), HasSubstr("gunzip"));
+  EXPECT_THAT(std::string(read.status().message()),
+              HasSubstr("g.idx.gz: corrupt gzip data"));
+}
+
+TEST(DatasetTest, IdxAndCsvReadGzipAsDistributed) {
+  Dataset digits = loadDigits();
+  std::string images = tempPath("digits-images-idx3-ubyte.gz");
+  std::string labels = tempPath("digits-labels-idx1-ubyte.gz");
+  ASSERT_TRUE(writeIdx(digits, 8, 8, images, labels).ok());
+  // Really compressed: gzip's magic bytes, and smaller than the 16-byte header
+  // plus one byte per pixel.
+  std::ifstream in(images, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_GE(bytes.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x1f);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[1]), 0x8b);
+  EXPECT_LT(bytes.size(), 16u + 1797u * 64u / 2);
+  absl::StatusOr<Dataset> read = loadIdx(images, labels);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->labels, digits.labels);
+  EXPECT_EQ(read->features, digits.features);
+
+  std::string csv = tempPath("small.csv.gz");
+  ASSERT_TRUE(writeDataFile(csv, "1,2,0\n3,4,1\n").ok());
+  absl::StatusOr<Dataset> table = loadCsv(csv);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(table->features, (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(table->labels, (std::vector<int32_t>{0, 1}));
+}
+
+TEST(DatasetTest, ScalingTakesStatisticsFromTrainingOnly) {
+  DatasetSplit split;
+  for (Dataset *data : {&split.train, &split.validation, &split.test}) {
+    data->numFeatures = 2;
+    data->numClasses = 2;
+  }
+  // Feature 0 is 0, 10, 20 in training (mean 10, std sqrt(200/3)); feature 1
+  // is constant 5 there, so it is only centred.
+  split.train.features = {0, 5, 10, 5, 20, 5};
+  split.train.labels = {0, 1, 0};
+  split.validation.features = {30, 7};
+  split.validation.labels = {1};
+  split.test.features = {10, 5};
+  split.test.labels = {0};
+  scaleFeatures(split, {/*divideBy=*/10, Normalization::PerFeature});
+  double std0 = std::sqrt(2.0 / 3.0); // Of 0, 1, 2 after dividing by 10.
+  EXPECT_NEAR(split.train.features[0], -1 / std0, 1e-5);
+  EXPECT_NEAR(split.train.features[4], 1 / std0, 1e-5);
+  EXPECT_NEAR(split.train.features[1], 0, 1e-6);
+  EXPECT_NEAR(split.validation.features[0], 2 / std0, 1e-5);
+  EXPECT_NEAR(split.validation.features[1], 0.2, 1e-6);
+  EXPECT_NEAR(split.test.features[0], 0, 1e-6);
+
+  DatasetSplit global;
+  global.train.numFeatures = global.validation.numFeatures = 2;
+  global.test.numFeatures = 2;
+  global.train.features = {1, 3, 1, 3}; // Mean 2, std 1 over all values.
+  global.validation.features = {4, 0};
+  global.test.features = {2, 2};
+  scaleFeatures(global, {1, Normalization::Global});
+  EXPECT_EQ(global.train.features, (std::vector<float>{-1, 1, -1, 1}));
+  EXPECT_EQ(global.validation.features, (std::vector<float>{2, -2}));
+  EXPECT_EQ(global.test.features, (std::vector<float>{0, 0}));
 }
 
 TEST(DatasetTest, SplitIsDisjointCompleteAndDeterministic) {
@@ -166,6 +231,14 @@ TEST(DatasetTest, SplitIsDisjointCompleteAndDeterministic) {
       splitDataset(digits, SplitOptions{7, 360, 360});
   ASSERT_TRUE(other.ok());
   EXPECT_NE(other->validation.labels, first->validation.labels);
+
+  // A training limit keeps the first rows of the same training split.
+  options.train = 1000;
+  absl::StatusOr<DatasetSplit> limited = splitDataset(digits, options);
+  ASSERT_TRUE(limited.ok());
+  EXPECT_EQ(limited->train.size(), 1000);
+  EXPECT_EQ(limited->validation.labels, first->validation.labels);
+  EXPECT_EQ(limited->train.features, first->train.slice(0, 1000).features);
 }
 
 TEST(DatasetTest, SplitRejectsImpossibleSizes) {

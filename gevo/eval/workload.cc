@@ -7,7 +7,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "gevo/eval/spec_reader.h"
+#include "gevo/eval/workload_data.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "llvm/Support/Error.h"
@@ -17,132 +18,6 @@
 
 namespace gevo {
 namespace {
-
-/// Walks a JSON document, remembering where it is so that errors can say so.
-class SpecReader {
-public:
-  explicit SpecReader(std::string specPath) : specPath(std::move(specPath)) {}
-
-  absl::Status error(const std::string &at, const std::string &message) const {
-    return absl::InvalidArgumentError(
-        absl::StrCat(specPath, ": at ", at, ": ", message));
-  }
-
-  absl::StatusOr<const llvm::json::Object *>
-  object(const llvm::json::Value *value, const std::string &at,
-         std::set<std::string> allowedKeys) const {
-    const llvm::json::Object *obj = value ? value->getAsObject() : nullptr;
-    if (!obj)
-      return error(at, "expected an object");
-    for (const auto &entry : *obj) {
-      std::string key = entry.first.str();
-      if (!allowedKeys.count(key))
-        return error(at,
-                     absl::StrCat("unknown key '", key, "' (expected one of: ",
-                                  absl::StrJoin(allowedKeys, ", "), ")"));
-    }
-    return obj;
-  }
-
-  absl::Status string(const llvm::json::Object &obj, const std::string &at,
-                      const char *key, std::string &out, bool required) const {
-    const llvm::json::Value *value = obj.get(key);
-    if (!value)
-      return required
-                 ? error(at, absl::StrCat("missing required key '", key, "'"))
-                 : absl::OkStatus();
-    std::optional<llvm::StringRef> text = value->getAsString();
-    if (!text)
-      return error(absl::StrCat(at, ".", key), "expected a string");
-    out = text->str();
-    return absl::OkStatus();
-  }
-
-  template <typename Int>
-  absl::Status integer(const llvm::json::Object &obj, const std::string &at,
-                       const char *key, Int &out, int64_t min,
-                       bool required = false) const {
-    const llvm::json::Value *value = obj.get(key);
-    if (!value)
-      return required
-                 ? error(at, absl::StrCat("missing required key '", key, "'"))
-                 : absl::OkStatus();
-    std::optional<int64_t> number = value->getAsInteger();
-    if (!number || *number < min)
-      return error(absl::StrCat(at, ".", key),
-                   absl::StrCat("expected an integer >= ", min));
-    out = static_cast<Int>(*number);
-    return absl::OkStatus();
-  }
-
-  std::string resolve(const std::string &relative) const {
-    if (relative.empty() || llvm::sys::path::is_absolute(relative))
-      return relative;
-    llvm::SmallString<256> path(llvm::sys::path::parent_path(specPath));
-    llvm::sys::path::append(path, relative);
-    return std::string(path);
-  }
-
-  std::string specPath;
-};
-
-absl::Status parseData(const SpecReader &reader, const llvm::json::Value *value,
-                       DataSource &data) {
-  absl::StatusOr<const llvm::json::Object *> obj =
-      reader.object(value, "$.data",
-                    {"format", "path", "images", "labels", "classes",
-                     "label_column", "has_header", "split"});
-  if (!obj.ok())
-    return obj.status();
-  std::string format = "csv";
-  GEVO_RETURN_IF_ERROR(reader.string(**obj, "$.data", "format", format, false));
-  if (format == "csv") {
-    data.format = DataSource::Format::Csv;
-    GEVO_RETURN_IF_ERROR(
-        reader.string(**obj, "$.data", "path", data.path, true));
-    data.path = reader.resolve(data.path);
-    if (const llvm::json::Value *column = (*obj)->get("label_column")) {
-      std::optional<int64_t> number = column->getAsInteger();
-      if (!number)
-        return reader.error(
-            "$.data.label_column",
-            "expected an integer (negative counts from the end)");
-      data.csv.labelColumn = *number;
-    }
-    if (const llvm::json::Value *header = (*obj)->get("has_header")) {
-      std::optional<bool> flag = header->getAsBoolean();
-      if (!flag)
-        return reader.error("$.data.has_header", "expected true or false");
-      data.csv.hasHeader = *flag;
-    }
-  } else if (format == "idx") {
-    data.format = DataSource::Format::Idx;
-    GEVO_RETURN_IF_ERROR(
-        reader.string(**obj, "$.data", "images", data.imagesPath, true));
-    GEVO_RETURN_IF_ERROR(
-        reader.string(**obj, "$.data", "labels", data.labelsPath, true));
-    data.imagesPath = reader.resolve(data.imagesPath);
-    data.labelsPath = reader.resolve(data.labelsPath);
-  } else {
-    return reader.error(
-        "$.data.format",
-        absl::StrCat("expected \"csv\" or \"idx\", found \"", format, "\""));
-  }
-  GEVO_RETURN_IF_ERROR(
-      reader.integer(**obj, "$.data", "classes", data.numClasses, 2));
-  data.csv.numClasses = data.numClasses;
-  absl::StatusOr<const llvm::json::Object *> split = reader.object(
-      (*obj)->get("split"), "$.data.split", {"seed", "validation", "test"});
-  if (!split.ok())
-    return split.status();
-  GEVO_RETURN_IF_ERROR(
-      reader.integer(**split, "$.data.split", "seed", data.split.seed, 0));
-  GEVO_RETURN_IF_ERROR(reader.integer(**split, "$.data.split", "validation",
-                                      data.split.validation, 1, true));
-  GEVO_RETURN_IF_ERROR(reader.integer(**split, "$.data.split", "test",
-                                      data.split.test, 1, true));
-  return absl::OkStatus();
-}
 
 absl::Status parseArguments(const SpecReader &reader,
                             const llvm::json::Value *value,
@@ -241,7 +116,7 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
     return absl::InvalidArgumentError(
         absl::StrCat(specPath, ": malformed JSON: ", message));
   }
-  SpecReader reader(specPath);
+  SpecReader reader(specPath, json);
   absl::StatusOr<const llvm::json::Object *> root =
       reader.object(&*value, "$",
                     {"name", "description", "module", "entry", "data",
@@ -259,7 +134,8 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
   GEVO_RETURN_IF_ERROR(reader.string(**root, "$", "entry", spec.entry, false));
   if (!(*root)->get("data"))
     return reader.error("$", "missing required key 'data'");
-  GEVO_RETURN_IF_ERROR(parseData(reader, (*root)->get("data"), spec.data));
+  GEVO_RETURN_IF_ERROR(
+      parseDataSource(reader, (*root)->get("data"), spec.data));
   GEVO_RETURN_IF_ERROR(
       parseArguments(reader, (*root)->get("arguments"), spec.arguments));
   GEVO_RETURN_IF_ERROR(
@@ -306,17 +182,6 @@ absl::StatusOr<WorkloadSpec> loadWorkloadSpec(const std::string &path) {
         specPath, ": cannot open workload spec (expected a workload.json file "
                   "or a directory holding one)"));
   return parseWorkloadSpec(*text, specPath);
-}
-
-absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec) {
-  absl::StatusOr<Dataset> data =
-      spec.data.format == DataSource::Format::Csv
-          ? loadCsv(spec.data.path, spec.data.csv)
-          : loadIdx(spec.data.imagesPath, spec.data.labelsPath,
-                    spec.data.numClasses);
-  if (!data.ok())
-    return data.status();
-  return splitDataset(*data, spec.data.split);
 }
 
 const char *toString(SplitRole role) {

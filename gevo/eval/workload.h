@@ -4,8 +4,8 @@
 // A workload ties an MLIR module to a data set: which function to call, which
 // split and field feeds each argument, which result holds the logits, how to
 // time it, and what the search optimises. It is read from a JSON file
-// (`workload.json`) beside the module; the format is documented in the
-// README's "Workloads" section.
+// (`workload.json`) beside the module; every field is documented in
+// docs/workload.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_WORKLOAD_H
@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "gevo/eval/dataset.h"
+#include "gevo/eval/feature_scaling.h"
 
 namespace gevo {
 
@@ -38,14 +39,28 @@ struct ArgumentBinding {
 
 enum class ResultRole { Logits, Other };
 
-struct DataSource {
-  enum class Format { Csv, Idx } format = Format::Csv;
+/// A file (CSV, or an IDX images/labels pair) and the rows [begin, end) of it
+/// that one split takes; `end` < 0: to the end of the file.
+struct SplitFile {
   std::string path;       // CSV file.
   std::string imagesPath; // IDX images.
   std::string labelsPath; // IDX labels.
+  int64_t begin = 0;
+  int64_t end = -1;
+  /// "spec:line:col: error: at $.data.<split>", for errors found on loading.
+  std::string where;
+};
+
+struct DataSource {
+  enum class Format { Csv, Idx } format = Format::Csv;
+  /// One file split by a seeded shuffle (`split`), or one file per split.
+  SplitFile whole;
+  bool filePerSplit = false;
+  SplitFile train, validation, test;
   CsvOptions csv;
   int64_t numClasses = 0;
   SplitOptions split;
+  FeatureScaling scaling;
 };
 
 struct WorkloadSpec {
@@ -66,15 +81,17 @@ struct WorkloadSpec {
 };
 
 /// Parses the JSON text of a spec. `specPath` names it in errors and anchors
-/// relative paths. Errors read `specPath:line:col: ...` for malformed JSON and
-/// `specPath: at $.field: ...` for a well-formed file with a wrong field.
+/// relative paths. Errors read `specPath:line:col: error: ...`: for malformed
+/// JSON, and `... error: at $.field: ...` for a wrong field.
 absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
                                                const std::string &specPath);
 
 /// Reads a spec from a `workload.json` file or a directory holding one.
 absl::StatusOr<WorkloadSpec> loadWorkloadSpec(const std::string &path);
 
-/// Loads and splits the spec's data set.
+/// Loads the spec's data (one file split by its seed, or a file per split),
+/// takes each split's rows and scales its features. Errors about a split's
+/// rows point at the spec's line.
 absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec);
 
 const char *toString(SplitRole role);

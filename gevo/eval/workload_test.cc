@@ -32,7 +32,7 @@ TEST(WorkloadTest, ParsesAMinimalSpecWithDefaults) {
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_EQ(spec->name, "w");
   EXPECT_EQ(spec->modulePath, "dir/m.mlir");
-  EXPECT_EQ(spec->data.path, "dir/d.csv");
+  EXPECT_EQ(spec->data.whole.path, "dir/d.csv");
   EXPECT_EQ(spec->entry, "main");
   EXPECT_EQ(spec->data.numClasses, 3);
   EXPECT_EQ(spec->data.split.seed, 5u);
@@ -81,6 +81,87 @@ TEST(WorkloadTest, WrongFieldsNameTheirPath) {
                                                 "\"tset\": 2")),
               HasSubstr("at $.data.split: unknown key 'tset'"));
   EXPECT_THAT(errorOf("[1, 2]"), HasSubstr("at $: expected an object"));
+}
+
+TEST(WorkloadTest, WrongFieldsNameTheirLine) {
+  std::string json = kMinimal;
+  // kMinimal's line 4 holds data's "classes"; line 6 the second binding.
+  EXPECT_THAT(errorOf(std::string(json).replace(json.find("\"classes\": 3"), 12,
+                                                "\"classes\": 1")),
+              HasSubstr("dir/w.json:4:29: error: at $.data.classes"));
+  EXPECT_THAT(errorOf(std::string(json).replace(json.find("\"eval\""), 6,
+                                                "\"holdout\"")),
+              HasSubstr("dir/w.json:7:18: error: at $.arguments[1].split"));
+  EXPECT_THAT(errorOf(std::string(json).replace(json.find("\"module\""), 8,
+                                                "\"modul\"")),
+              HasSubstr("dir/w.json:3:3: error: at $: unknown key 'modul'"));
+}
+
+constexpr const char kPerSplit[] = R"({
+  "name": "w",
+  "module": "m.mlir",
+  "data": {"format": "idx", "classes": 10, "scale": 255,
+           "normalize": "global",
+           "train": {"images": "tr-i.gz", "labels": "tr-l.gz", "limit": 100},
+           "validation": {"images": "te-i.gz", "labels": "te-l.gz",
+                          "rows": [0, 50]},
+           "test": {"images": "te-i.gz", "labels": "te-l.gz",
+                    "rows": [50, 100]}},
+  "arguments": [{"split": "eval", "field": "features"}],
+  "results": ["logits"]
+})";
+
+TEST(WorkloadTest, ParsesAFilePerSplitWithRowsAndScaling) {
+  absl::StatusOr<WorkloadSpec> spec =
+      parseWorkloadSpec(kPerSplit, "dir/w.json");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  const DataSource &data = spec->data;
+  EXPECT_TRUE(data.filePerSplit);
+  EXPECT_EQ(data.format, DataSource::Format::Idx);
+  EXPECT_EQ(data.train.imagesPath, "dir/tr-i.gz");
+  EXPECT_EQ(data.train.begin, 0);
+  EXPECT_EQ(data.train.end, 100);
+  EXPECT_EQ(data.validation.labelsPath, "dir/te-l.gz");
+  EXPECT_EQ(data.validation.end, 50);
+  EXPECT_EQ(data.test.begin, 50);
+  EXPECT_EQ(data.test.end, 100);
+  EXPECT_THAT(data.test.where, HasSubstr("dir/w.json:9:12: error: at "
+                                         "$.data.test"));
+  EXPECT_EQ(data.scaling.divideBy, 255);
+  EXPECT_EQ(data.scaling.normalize, Normalization::Global);
+  // The shipped workloads keep their defaults: no scaling, one file.
+  spec = parseWorkloadSpec(kMinimal, "dir/w.json");
+  ASSERT_TRUE(spec.ok());
+  EXPECT_FALSE(spec->data.filePerSplit);
+  EXPECT_EQ(spec->data.scaling.divideBy, 1);
+  EXPECT_EQ(spec->data.scaling.normalize, Normalization::None);
+}
+
+TEST(WorkloadTest, FilePerSplitErrors) {
+  std::string json = kPerSplit;
+  auto replaced = [&](const std::string &from, const std::string &to) {
+    return std::string(json).replace(json.find(from), from.size(), to);
+  };
+  EXPECT_THAT(errorOf(replaced("\"test\": {", "\"tst\": {")),
+              HasSubstr("unknown key 'tst'"));
+  EXPECT_THAT(errorOf(replaced("[50, 100]", "[50, 50]")),
+              HasSubstr(":10:21: error: at $.data.test.rows: expected [begin, "
+                        "end]"));
+  EXPECT_THAT(errorOf(replaced("\"limit\": 100", "\"limit\": 100, "
+                                                 "\"rows\": [0, 1]")),
+              HasSubstr("give either 'rows' or 'limit'"));
+  EXPECT_THAT(errorOf(replaced("\"scale\": 255", "\"scale\": 0")),
+              HasSubstr("at $.data.scale: expected a positive number"));
+  EXPECT_THAT(errorOf(replaced("\"global\"", "\"minmax\"")),
+              HasSubstr("at $.data.normalize: expected \"none\", "
+                        "\"per_feature\" or \"global\""));
+  EXPECT_THAT(errorOf(replaced("\"scale\": 255", "\"path\": \"d.csv\"")),
+              HasSubstr("'path' belongs to a single data file"));
+  EXPECT_THAT(
+      errorOf(replaced("{\"images\": \"tr-i.gz\", \"labels\": \"tr-l.gz\", "
+                       "\"limit\": 100}",
+                       "\"tr-i.gz\"")),
+      HasSubstr("at $.data.train: an IDX split needs an object"));
 }
 
 TEST(WorkloadTest, MissingFileIsReported) {
