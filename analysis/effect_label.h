@@ -35,8 +35,8 @@ struct EffectLabel {
   /// "training schedule change",
   /// "precision change", "parameter pruning", "numerical-stability change",
   /// "layer or activation skipped", "gradient dropped",
-  /// "dead computation removed", "pruned units", "pruned input features",
-  /// "batch-size change", "loss change", "other".
+  /// "dead computation removed", "pruned units", "pruned channels", "pruned
+  /// input features", "batch-size change", "loss change", "other".
   std::string kind;
   /// The label as a person reads it: "learning-rate change x0.5 (0.01 ->
   /// 0.005)".

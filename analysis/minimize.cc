@@ -90,6 +90,7 @@ Patch minimizedPatch(const Patch &original, const std::string &originalName,
                      const std::vector<std::string> &objectives) {
   Patch patch;
   patch.model = original.model;
+  patch.source = original.source;
   std::vector<Edit> edits = original.edits();
   for (const std::string &name : objectives) {
     double value = name == "runtime" ? result.minimal.runtimeRatio

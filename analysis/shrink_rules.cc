@@ -3,7 +3,8 @@
 // A shrink keeps some indices of one dimension everywhere it flows. What
 // that dimension is decides the label: the rows of a data argument are a
 // batch (batch-size change), its other dimensions are input features, and a
-// dimension computed inside the function is a layer's units (pruned units).
+// dimension computed inside the function is a layer's units (pruned units),
+// or, when a convolution or pooling carries it as channels, pruned channels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,11 +65,12 @@ std::optional<EffectLabel> shrinkRule(const EditView &view) {
     label.factor = static_cast<double>(kept) / web->size;
     return label;
   }
+  const char *kind = features        ? "pruned input features"
+                     : web->channels ? "pruned channels"
+                                     : "pruned units";
   label = makeLabel(
-      features ? "pruned input features" : "pruned units",
-      absl::StrFormat("%s: %d of %d kept (%s)",
-                      features ? "pruned input features" : "pruned units", kept,
-                      web->size, which),
+      kind,
+      absl::StrFormat("%s: %d of %d kept (%s)", kind, kept, web->size, which),
       features ? absl::StrCat(facts, "; columns of a data argument are cut")
                : facts);
   label.pruned = web->size - kept;

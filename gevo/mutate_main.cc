@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_split.h"
 #include "gevo/ir/apply_edit.h"
+#include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
@@ -84,7 +85,10 @@ int main(int argc, char **argv) {
   for (absl::string_view o : absl::StrSplit(ops, ',', absl::SkipEmpty()))
     options.opPrefixes.emplace_back(o);
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
-  auto module = gevo::loadModule(*context, gevo::resolveUserPath(inputPath));
+  // A TOSA input is legalised first: the edits address its linalg form.
+  gevo::SourceForm form = gevo::SourceForm::Linalg;
+  auto module =
+      gevo::loadLinalgModule(*context, gevo::resolveUserPath(inputPath), &form);
   if (!module.ok())
     return gevo::reportBadInput(std::string(module.status().message()));
   if (list) {
@@ -94,6 +98,8 @@ int main(int argc, char **argv) {
   }
   gevo::Patch patch;
   patch.model = gevo::modelFingerprint(**module);
+  if (form == gevo::SourceForm::Tosa)
+    patch.source = gevo::toString(form);
   patch.metadata.push_back({"seed", std::to_string(seed)});
   std::mt19937_64 rng(seed);
   for (int i = 0; i < edits; ++i) {

@@ -88,4 +88,14 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
   return report;
 }
 
+absl::Status checkPatchSource(const Patch &patch, const std::string &patchName,
+                              SourceForm input) {
+  if (input != SourceForm::Tosa || patch.source == "tosa")
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      patchName, ":2: error: the input is TOSA (legalised to linalg before "
+                 "replay), but the patch was made for a module written in "
+                 "linalg: it has no 'source tosa' line"));
+}
+
 } // namespace gevo

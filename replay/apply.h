@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "gevo/ir/frontend.h"
 #include "replay/patch.h"
 
 namespace mlir {
@@ -47,6 +48,14 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
                                        const std::string &patchName,
                                        OnMismatch onMismatch,
                                        int maxFuzz = kDefaultMaxFuzz);
+
+/// Whether `patch` may replay onto an input written in `input` (and
+/// legalised to linalg before the edits apply): a TOSA input needs a patch
+/// that records `source tosa`, so that a patch made for a hand-written linalg
+/// module is never replayed onto a frontend's export by accident. A
+/// `source tosa` patch may replay onto the linalg form itself.
+absl::Status checkPatchSource(const Patch &patch, const std::string &patchName,
+                              SourceForm input);
 
 } // namespace gevo
 

@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
@@ -70,9 +71,15 @@ int main(int argc, char **argv) {
   if (!patch.ok())
     return gevo::reportBadInput(std::string(patch.status().message()));
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
-  auto module = gevo::loadModule(*context, gevo::resolveUserPath(inputPath));
+  // A TOSA input is legalised first: the patch's edits address linalg.
+  gevo::SourceForm form = gevo::SourceForm::Linalg;
+  auto module =
+      gevo::loadLinalgModule(*context, gevo::resolveUserPath(inputPath), &form);
   if (!module.ok())
     return gevo::reportBadInput(std::string(module.status().message()));
+  if (absl::Status status = gevo::checkPatchSource(*patch, patchFile, form);
+      !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
   absl::StatusOr<gevo::ApplyReport> report = gevo::applyPatch(
       **module, *patch, patchPath,
       onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error,

@@ -52,6 +52,8 @@ void Patch::addComment(std::string text) {
 std::string printPatch(const Patch &patch) {
   std::string text = absl::StrCat(kMagic, " ", Patch::kVersion, "\n");
   absl::StrAppend(&text, "model ", patch.model, "\n");
+  if (!patch.source.empty())
+    absl::StrAppend(&text, "source ", patch.source, "\n");
   if (!patch.metadata.empty()) {
     absl::StrAppend(&text, "meta");
     for (const auto &[key, value] : patch.metadata)
@@ -123,6 +125,20 @@ absl::StatusOr<Patch> parsePatch(const std::string &text,
       if (!parser.atEnd())
         return parser.error("the end of the line after the fingerprint");
       state = Body;
+      continue;
+    }
+    if (patch.entries.empty() && patch.metadata.empty() &&
+        patch.source.empty() && parser.consume("source")) {
+      parser.skipSpaces();
+      size_t start = parser.pos;
+      std::string form = parser.word();
+      if (form != "tosa" && form != "linalg") {
+        parser.pos = start;
+        return parser.error("a source form, 'tosa' or 'linalg'");
+      }
+      patch.source = form;
+      if (!parser.atEnd())
+        return parser.error("the end of the line after the source form");
       continue;
     }
     if (patch.entries.empty() && patch.metadata.empty() &&

@@ -22,6 +22,10 @@ struct Patch {
   static constexpr int kVersion = 1;
   /// 16 hex digits (modelFingerprint() of the module it was made for).
   std::string model;
+  /// The form the model was written in, from a `source <form>` line: empty
+  /// (linalg, as given) or "tosa" (its linalg form as gevo/ir/frontend.h
+  /// legalises it); the edits address the linalg form either way.
+  std::string source;
   /// `meta key=value ...` pairs in order, e.g. runtime_ms=12.5.
   std::vector<std::pair<std::string, std::string>> metadata;
   /// Each entry is an edit or a comment line (text after '#').

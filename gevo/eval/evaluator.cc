@@ -10,6 +10,7 @@
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/lowering.h"
+#include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
@@ -25,6 +26,7 @@ struct CompiledModule {
   std::unique_ptr<JitEntry> entry;
   double parseMs = 0, lowerMs = 0, codegenMs = 0;
   LoweringNote lowering;
+  SourceForm source = SourceForm::Linalg;
 };
 
 absl::StatusOr<CompiledModule>
@@ -38,8 +40,9 @@ compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
   GEVO_RETURN_IF_ERROR(checkLlvmPipeline(options.codegen.llvmPipeline));
   CompiledModule compiled;
   auto start = std::chrono::steady_clock::now();
-  GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
-                        parseModule(*context, moduleText, bufferName));
+  GEVO_ASSIGN_OR_RETURN(
+      mlir::OwningOpRef<mlir::ModuleOp> module,
+      parseLinalgModule(*context, moduleText, bufferName, &compiled.source));
   compiled.parseMs = millisecondsSince(start);
   GEVO_ASSIGN_OR_RETURN(EntrySignature signature,
                         readEntrySignature(*module, spec.entry));
@@ -74,6 +77,7 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
   report.pipeline =
       compiled.lowering.fellBack() ? choice.fallbackPasses : choice.passes;
   report.loweredWith = compiled.lowering.loweredWith;
+  report.source = toString(compiled.source);
   report.fallbackReason = compiled.lowering.fallbackReason;
   report.parseMs = compiled.parseMs;
   report.lowerMs = compiled.lowerMs;
@@ -144,6 +148,7 @@ std::string toJson(const EvaluationReport &report) {
       {"run_ms", llvm::json::Array(report.runMs)},
       {"pipeline", report.pipeline},
       {"lowered_with", report.loweredWith},
+      {"source", report.source},
   };
   if (!report.fallbackReason.empty())
     object["fallback"] = report.fallbackReason;
@@ -174,6 +179,9 @@ std::string toText(const EvaluationReport &report) {
                       "  parse / lower / codegen  %.1f / %.1f / %.1f ms\n",
                       report.medianRunMs, report.runMs.size(), report.parseMs,
                       report.lowerMs, report.codegenMs));
+  if (report.source != "linalg")
+    absl::StrAppend(&text, "  source               ", report.source,
+                    " (legalised to linalg on tensors)\n");
   absl::StrAppend(&text, "  lowered with         ", report.loweredWith,
                   report.fallbackReason.empty()
                       ? ""

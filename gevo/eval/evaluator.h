@@ -46,6 +46,9 @@ struct EvaluationReport {
   /// when it did not).
   std::string loweredWith;
   std::string fallbackReason;
+  /// The form the module was written in: "linalg", or "tosa" when it was
+  /// legalised to linalg first (gevo/ir/frontend.h).
+  std::string source = "linalg";
 };
 
 /// Evaluates the workload's module as it is on disk.

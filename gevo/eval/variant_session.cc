@@ -2,8 +2,6 @@
 
 #include "gevo/eval/variant_session.h"
 
-#include "gevo/eval/guarded_memory.h"
-
 #include <chrono>
 #include <cmath>
 
@@ -11,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/entry_signature.h"
+#include "gevo/eval/guarded_memory.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/jit.h"
 #include "gevo/eval/lowering.h"
@@ -108,8 +107,9 @@ EvaluationSession::create(const WorkloadSpec &spec,
   GEVO_ASSIGN_OR_RETURN(
       session->prepared->lowering,
       Lowering::create(*session->mlirContext, options.pipeline));
-  GEVO_ASSIGN_OR_RETURN(session->baselineModule,
-                        loadModule(*session->mlirContext, spec.modulePath));
+  GEVO_ASSIGN_OR_RETURN(
+      session->baselineModule,
+      loadLinalgModule(*session->mlirContext, spec.modulePath, &session->form));
   GEVO_ASSIGN_OR_RETURN(
       session->prepared->signature,
       readEntrySignature(*session->baselineModule, spec.entry));

@@ -22,6 +22,7 @@
 #include "gevo/eval/measurement.h"
 #include "gevo/eval/sandbox.h"
 #include "gevo/eval/workload.h"
+#include "gevo/ir/frontend.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -52,6 +53,13 @@ public:
   mlir::MLIRContext &context() { return *mlirContext; }
   /// The unmodified module (do not edit it: clone it).
   mlir::ModuleOp baseline() { return *baselineModule; }
+  /// The form the workload's module was written in; `baseline()` is always
+  /// its linalg form.
+  SourceForm sourceForm() const { return form; }
+  /// What its patches record in their `source` line ("" for linalg).
+  std::string patchSource() const {
+    return form == SourceForm::Tosa ? toString(form) : "";
+  }
   const std::string &pipeline() const { return pipelineText; }
 
   /// Evaluates `variant` (a module of context()) in a child of `pool` and
@@ -78,6 +86,7 @@ private:
   std::vector<HostTensor> validationArguments, testArguments;
   std::unique_ptr<mlir::MLIRContext> mlirContext;
   mlir::OwningOpRef<mlir::ModuleOp> baselineModule;
+  SourceForm form = SourceForm::Linalg;
   struct Prepared;
   std::unique_ptr<Prepared> prepared;
 };

@@ -242,6 +242,24 @@ absl::Status checkSelection(const Selection &keep, int64_t size) {
   return absl::OkStatus();
 }
 
+/// Whether one of `loops` of `op` is a convolution's (or pooling's) channel
+/// loop, by the roles MLIR infers from its indexing maps.
+bool carriesChannels(mlir::Operation *op,
+                     const llvm::SmallSetVector<unsigned, 2> &loops) {
+  auto linalg = llvm::dyn_cast<mlir::linalg::LinalgOp>(op);
+  if (!linalg)
+    return false;
+  llvm::FailureOr<mlir::linalg::ConvolutionDimensions> dims =
+      mlir::linalg::inferConvolutionDims(linalg);
+  if (mlir::failed(dims))
+    return false;
+  return llvm::any_of(loops, [&](unsigned loop) {
+    return llvm::is_contained(dims->outputChannel, loop) ||
+           llvm::is_contained(dims->inputChannel, loop) ||
+           llvm::is_contained(dims->depth, loop);
+  });
+}
+
 } // namespace
 
 absl::StatusOr<ShrinkWeb> analyzeShrink(mlir::Value value, int dim) {
@@ -261,6 +279,8 @@ absl::StatusOr<ShrinkWeb> analyzeShrink(mlir::Value value, int dim) {
     }
   if (out.constants > 0)
     out.weight = std::move(weight);
+  for (auto &[op, loops] : web.loops)
+    out.channels = out.channels || carriesChannels(op, loops);
   for (mlir::Value source : web.sources) {
     mlir::Value root = source;
     if (auto slice = source.getDefiningOp<mlir::tensor::ExtractSliceOp>())

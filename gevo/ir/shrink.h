@@ -41,6 +41,9 @@ struct ShrinkWeb {
   bool allowsIndexList = true;
   /// How many constants are sliced.
   int constants = 0;
+  /// Whether the dimension is a convolution's channels: some convolution or
+  /// pooling in the web carries it as an output, input or depthwise channel.
+  bool channels = false;
   /// Function arguments cut by the shrink, directly or through a
   /// tensor.extract_slice of them: (argument number, its dimension); the
   /// dimension is the slice's when there is one.

@@ -340,6 +340,7 @@ absl::Status SearchRun::report(SearchResult &result) {
   result.config = config;
   result.workloadName = spec.name;
   result.modulePath = spec.modulePath;
+  result.source = bench->evaluation().patchSource();
   result.objectives = objectives;
   result.baseline = bench->baseline();
   result.counts = evaluator->counts;

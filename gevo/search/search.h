@@ -34,6 +34,9 @@ struct FrontMember {
 struct SearchResult {
   SearchConfig config;
   std::string workloadName;
+  /// "tosa" when the workload's module was legalised from TOSA (its patches
+  /// say `source tosa`); empty for a module written in linalg.
+  std::string source;
   std::string modulePath;
   std::vector<std::string> objectives;
   Measurement baseline;           // as the search measured it

@@ -58,6 +58,7 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
     member.patchPath = RunDirectory::frontPatchName(k);
     Patch patch;
     patch.model = modelKey;
+    patch.source = result.source;
     auto add = [&](const std::string &key, double value, const char *format) {
       patch.metadata.push_back({key, absl::StrFormat(format, value)});
     };

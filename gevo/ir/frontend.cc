@@ -1,0 +1,89 @@
+//===- frontend.cc - TOSA legalised to linalg on tensors ------------------===//
+
+#include "gevo/ir/frontend.h"
+
+#include "absl/strings/str_cat.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/support/status_macros.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+namespace gevo {
+
+// TOSA's own preparation (decompositions, shape inference, rank
+// broadcasting), then its conversions to linalg (named ops first), arith and
+// tensor; canonicalize drops the tosa.const_shape operands the reshapes
+// leave dead.
+const char kTosaToLinalgPipeline[] =
+    "func.func(tosa-optional-decompositions, tosa-infer-shapes, "
+    "tosa-make-broadcastable, tosa-to-linalg-named, tosa-to-linalg, "
+    "tosa-to-arith, tosa-to-tensor), canonicalize";
+
+const char *toString(SourceForm form) {
+  return form == SourceForm::Tosa ? "tosa" : "linalg";
+}
+
+namespace {
+
+mlir::Operation *firstTosaOp(mlir::ModuleOp module) {
+  mlir::Operation *found = nullptr;
+  module.walk([&](mlir::Operation *op) {
+    if (llvm::isa_and_nonnull<mlir::tosa::TosaDialect>(op->getDialect())) {
+      found = op;
+      return mlir::WalkResult::interrupt();
+    }
+    return mlir::WalkResult::advance();
+  });
+  return found;
+}
+
+} // namespace
+
+absl::StatusOr<SourceForm> legalizeToLinalg(mlir::ModuleOp module) {
+  if (!firstTosaOp(module))
+    return SourceForm::Linalg;
+  mlir::MLIRContext &context = *module.getContext();
+  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (mlir::failed(
+          mlir::parsePassPipeline(kTosaToLinalgPipeline, pm, errorStream)))
+    return absl::InternalError(
+        absl::StrCat("the TOSA legalisation pipeline: ", error));
+  DiagnosticCollector diagnostics(context);
+  if (mlir::failed(pm.run(module)))
+    return absl::InvalidArgumentError(diagnostics.message(
+        "error: legalising TOSA to linalg failed without a diagnostic"));
+  if (mlir::Operation *left = firstTosaOp(module))
+    return absl::InvalidArgumentError(absl::StrCat(
+        formatLocation(left->getLoc()), ": error: '",
+        left->getName().getStringRef().str(),
+        "' has no legalisation to linalg; gevo-ml mutates linalg on tensors"));
+  return SourceForm::Tosa;
+}
+
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
+loadLinalgModule(mlir::MLIRContext &context, const std::string &path,
+                 SourceForm *form) {
+  GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                        loadModule(context, path));
+  GEVO_ASSIGN_OR_RETURN(SourceForm written, legalizeToLinalg(*module));
+  if (form)
+    *form = written;
+  return module;
+}
+
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
+parseLinalgModule(mlir::MLIRContext &context, const std::string &text,
+                  const std::string &bufferName, SourceForm *form) {
+  GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                        parseModule(context, text, bufferName));
+  GEVO_ASSIGN_OR_RETURN(SourceForm written, legalizeToLinalg(*module));
+  if (form)
+    *form = written;
+  return module;
+}
+
+} // namespace gevo
