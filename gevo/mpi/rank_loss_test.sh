@@ -12,7 +12,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 flags=(--workload=testdata/digits_mlp_predict --objectives=static_cost,error
        --population=6 --generations=4 --budget=0 --seed=3 --workers=1
        --warmup=0 --repeats=1 --front-repeats=1 --timeout=20s --quiet)
-# --enable-recovery: mpirun keeps the other ranks when one dies.
+# --enable-recovery: mpirun keeps the other ranks when one dies. The log
+# exists before mpirun starts, so that polling it never races its creation.
+: >"$tmp/mpi.err"
 "${mpirun[@]}" --enable-recovery -np 3 "$search" --backend=mpi --rank-timeout=2s \
   "${flags[@]}" --out="$tmp/mpi" >"$tmp/mpi.txt" 2>"$tmp/mpi.err" &
 job=$!
