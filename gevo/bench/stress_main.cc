@@ -49,8 +49,8 @@ cl::opt<int> batch("batch", cl::desc("Variants per batch (default 64)"),
                    cl::init(64), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
-cl::opt<uint64_t> seed("seed", cl::desc("Random seed (default 1)"),
-                       cl::init(1), cl::cat(category));
+cl::opt<uint64_t> seed("seed", cl::desc("Random seed (default 1)"), cl::init(1),
+                       cl::cat(category));
 cl::opt<std::string> jsonPath("json",
                               cl::desc("Figures file (default stress.json)"),
                               cl::init("stress.json"), cl::cat(category));
@@ -108,6 +108,23 @@ int main(int argc, char **argv) {
   int64_t measured = 0, maxLeft = 0;
   double firstMiB = 0, lastMiB = 0, peakMiB = 0;
   gevo::SteadyClock::time_point started = gevo::SteadyClock::now();
+  // The figures so far, rewritten after every batch: a run stopped early
+  // still leaves what it measured.
+  auto writeAll = [&] {
+    llvm::json::Object byKind;
+    for (const auto &[kind, count] : outcomes)
+      byKind[kind] = count;
+    return gevo::writeFigures(
+        jsonPath, llvm::json::Object{{"variants", measured},
+                                     {"seconds", gevo::secondsSince(started)},
+                                     {"outcomes", std::move(byKind)},
+                                     {"parent_crashes", 0},
+                                     {"first_batch_rss_mib", firstMiB},
+                                     {"last_rss_mib", lastMiB},
+                                     {"peak_rss_mib", peakMiB},
+                                     {"max_children_left", maxLeft},
+                                     {"memory", llvm::json::Array(memory)}});
+  };
   std::mt19937_64 rng(seed);
   for (size_t w = 0; w < names.size(); ++w) {
     absl::StatusOr<gevo::WorkloadSpec> spec =
@@ -149,30 +166,19 @@ int main(int argc, char **argv) {
                    "left %d   ",
                    names[w].c_str(), static_cast<long long>(measured),
                    gevo::secondsSince(started), lastMiB, left);
+      if (absl::Status written = writeAll(); !written.ok())
+        return gevo::reportBadInput(std::string(written.message()));
     }
   }
   std::fprintf(stderr, "\n");
-  llvm::json::Object byKind;
-  for (const auto &[kind, count] : outcomes) {
+  for (const auto &[kind, count] : outcomes)
     std::printf("%-22s %lld\n", kind.c_str(), static_cast<long long>(count));
-    byKind[kind] = count;
-  }
   std::printf("stress: %lld variants in %.0f s, 0 parent crashes, parent "
               "memory %.1f -> %.1f MiB (peak %.1f) after the first batch, "
               "children left after a batch at most %lld\n",
-              static_cast<long long>(measured), gevo::secondsSince(started), firstMiB,
-              lastMiB, peakMiB, static_cast<long long>(maxLeft));
-  llvm::json::Object figures{{"variants", measured},
-                             {"seconds", gevo::secondsSince(started)},
-                             {"outcomes", std::move(byKind)},
-                             {"parent_crashes", 0},
-                             {"first_batch_rss_mib", firstMiB},
-                             {"last_rss_mib", lastMiB},
-                             {"peak_rss_mib", peakMiB},
-                             {"max_children_left", maxLeft},
-                             {"memory", std::move(memory)}};
-  if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
-      !written.ok())
+              static_cast<long long>(measured), gevo::secondsSince(started),
+              firstMiB, lastMiB, peakMiB, static_cast<long long>(maxLeft));
+  if (absl::Status written = writeAll(); !written.ok())
     return gevo::reportBadInput(std::string(written.message()));
   return 0;
 }
