@@ -88,6 +88,28 @@ std::string errorOf(const std::string &text) {
   return patch.ok() ? "" : std::string(patch.status().message());
 }
 
+TEST(PatchTest, TheSourceFormLineRoundTripsAndIsOptional) {
+  const std::string text = "gevo-patch 1\nmodel 925d89644e457032\n"
+                           "source tosa\nmeta seed=7\n"
+                           "constant @main/arith.constant#0~335747a2 = 0.1\n";
+  absl::StatusOr<Patch> patch = parsePatch(text, "p.gevo");
+  ASSERT_TRUE(patch.ok()) << patch.status();
+  EXPECT_EQ(patch->source, "tosa");
+  EXPECT_EQ(patch->metadata.size(), 1u);
+  EXPECT_EQ(printPatch(*patch), text);
+  // Patches written before the line existed address the module as given.
+  absl::StatusOr<Patch> old = parsePatch(kPatch, "p.gevo");
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_EQ(old->source, "");
+  EXPECT_EQ(printPatch(*old).find("source"), std::string::npos);
+  std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
+  EXPECT_THAT(errorOf(header + "source onnx\n"),
+              HasSubstr("bad.gevo:3:8: error: expected a source form, 'tosa' "
+                        "or 'linalg'"));
+  EXPECT_THAT(errorOf(header + "meta seed=7\nsource tosa\n"),
+              HasSubstr("bad.gevo:4:1: error: expected an edit"));
+}
+
 TEST(PatchTest, CorruptedPatchesNameLineAndColumn) {
   EXPECT_THAT(errorOf(""), HasSubstr("bad.gevo:1:1: error: expected "
                                      "'gevo-patch 1': the patch is empty"));
