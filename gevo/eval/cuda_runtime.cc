@@ -4,6 +4,8 @@
 
 #include <cstring>
 #include <mutex>
+#include <set>
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/cuda_driver.h"
@@ -12,9 +14,11 @@ namespace gevo {
 
 namespace {
 
-// CU_MEM_ATTACH_GLOBAL and CU_EVENT_DEFAULT / CU_STREAM_NON_BLOCKING.
+// CU_MEM_ATTACH_GLOBAL, CU_STREAM_NON_BLOCKING, and
+// CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP.
 constexpr unsigned kAttachGlobal = 1;
 constexpr unsigned kStreamNonBlocking = 1;
+constexpr unsigned kRegisterPortableMapped = 1 | 2;
 
 struct RuntimeState {
   std::mutex mutex;
@@ -23,6 +27,7 @@ struct RuntimeState {
   CuEvent start = nullptr, stop = nullptr;
   int64_t launches = 0;
   absl::Status firstError;
+  std::set<uintptr_t> registeredPages;
 };
 
 RuntimeState &state() {
@@ -260,6 +265,36 @@ absl::Status initializeCudaRuntime() {
   if (CuResult result = cu.eventCreate(&runtime.stop, 0))
     return absl::InternalError(describeCudaError(cu, "cuEventCreate", result));
   runtime.driver = *driver;
+  return absl::OkStatus();
+}
+
+absl::Status registerHostMemory(const void *pointer, size_t bytes) {
+  if (absl::Status status = initializeCudaRuntime(); !status.ok())
+    return status;
+  RuntimeState &runtime = state();
+  const CudaDriverApi &cu = runtime.driver->api;
+  const uintptr_t page = sysconf(_SC_PAGESIZE);
+  uintptr_t first = reinterpret_cast<uintptr_t>(pointer) / page * page;
+  uintptr_t end = reinterpret_cast<uintptr_t>(pointer) + bytes;
+  // Register each run of pages not registered before (the driver refuses
+  // a range that overlaps an earlier one).
+  for (uintptr_t at = first; at < end;) {
+    if (runtime.registeredPages.count(at)) {
+      at += page;
+      continue;
+    }
+    uintptr_t runEnd = at;
+    while (runEnd < end && !runtime.registeredPages.count(runEnd))
+      runEnd += page;
+    if (CuResult result = cu.memHostRegister(reinterpret_cast<void *>(at),
+                                             runEnd - at,
+                                             kRegisterPortableMapped))
+      return absl::InternalError(
+          describeCudaError(cu, "cuMemHostRegister", result));
+    for (uintptr_t registered = at; registered < runEnd; registered += page)
+      runtime.registeredPages.insert(registered);
+    at = runEnd;
+  }
   return absl::OkStatus();
 }
 

@@ -43,6 +43,12 @@ std::vector<std::pair<const char *, void *>> cudaRuntimeSymbols();
 void *allocateShared(size_t bytes);
 void freeShared(void *pointer);
 
+/// Makes host memory that kernels read (the compiled code's constant
+/// globals: weights baked into the module) visible to the GPU at the same
+/// address: registers the pages of [pointer, pointer + bytes) that are not
+/// registered yet.
+absl::Status registerHostMemory(const void *pointer, size_t bytes);
+
 /// The first error any runtime call met since the last take (OK if none),
 /// e.g. "cuLaunchKernel failed: an illegal memory access was encountered
 /// (error 700)"; resets it.
