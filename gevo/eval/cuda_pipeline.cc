@@ -115,7 +115,7 @@ const char *formatName(CudaBinaryFormat format) {
 
 } // namespace
 
-std::string cudaKernelPipeline() {
+std::string cudaLoopPipeline() {
   return "inline, canonicalize, func.func(gevo-gpu-prepare), "
          "linalg-generalize-named-ops, linalg-fuse-elementwise-ops, "
          "one-shot-bufferize{bufferize-function-boundaries=1 "
@@ -126,9 +126,19 @@ std::string cudaKernelPipeline() {
          "canonicalize, buffer-deallocation-pipeline, "
          "convert-bufferization-to-memref, canonicalize, "
          "scf-parallel-loop-tiling{parallel-loop-tile-sizes=16,32 "
-         "no-min-max-bounds=1}, "
-         "func.func(gpu-map-parallel-loops), convert-parallel-loops-to-gpu, "
+         "no-min-max-bounds=1}";
+}
+
+std::string cudaKernelPipeline() {
+  return cudaLoopPipeline() +
+         ", func.func(gpu-map-parallel-loops), convert-parallel-loops-to-gpu, "
          "gpu-kernel-outlining, canonicalize, cse";
+}
+
+std::string cudaLoopsOnCpuPipeline() {
+  return cudaLoopPipeline() +
+         ", convert-scf-to-cf, expand-strided-metadata, lower-affine, "
+         "convert-to-llvm, reconcile-unrealized-casts";
 }
 
 std::string cudaPipeline(const CudaTarget &target) {

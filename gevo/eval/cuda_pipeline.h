@@ -38,6 +38,16 @@ struct CudaTarget {
   CudaBinaryFormat format = CudaBinaryFormat::kFatbin;
 };
 
+/// The passes up to the tiled scf.parallel loop nests that become kernels
+/// (fusion, interchange and tiling done; nothing GPU-specific yet).
+std::string cudaLoopPipeline();
+
+/// cudaLoopPipeline() lowered for the host CPU instead: runs the GPU
+/// pipeline's own rewrites (fills and epilogues fused, reductions
+/// interchanged, tiles with guards) where no GPU is, so a test can check that
+/// they compute what the CPU target computes.
+std::string cudaLoopsOnCpuPipeline();
+
 /// The passes up to and including kernel outlining: host code with
 /// gpu.launch_func ops and the kernels in gpu.module ops, still in the
 /// arith/memref/scf dialects (what the kernel-count checks read).
