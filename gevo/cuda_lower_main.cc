@@ -1,4 +1,4 @@
-//===- cuda_lower_main.cc - gevo-cuda-lower: a module through the CUDA pipeline
+//===- cuda_lower_main.cc - gevo-cuda-lower: the GPU target without a GPU -===//
 //
 // Prints what the GPU target makes of a module: the host code and kernels
 // after outlining (--stage=kernels), or the fully lowered module with its
@@ -16,13 +16,13 @@
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace {
 
@@ -70,14 +70,13 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput(
         "--format: expected ptx, cubin or fatbin, got '" + format + "'");
   if (stage != "kernels" && stage != "binary")
-    return gevo::reportBadInput(
-        "--stage: expected kernels or binary, got '" + stage + "'");
+    return gevo::reportBadInput("--stage: expected kernels or binary, got '" +
+                                stage + "'");
   if (stage == "binary") {
     absl::Status toolkit = gevo::prepareCudaToolkit(target);
     if (!toolkit.ok())
-      return gevo::reportBadInput(
-          absl::StrCat("--format=", std::string(format), ": ",
-                       toolkit.message()));
+      return gevo::reportBadInput(absl::StrCat("--format=", std::string(format),
+                                               ": ", toolkit.message()));
   }
 
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
@@ -102,8 +101,7 @@ int main(int argc, char **argv) {
         diagnostics.message("the CUDA pipeline failed without a diagnostic"));
 
   if (!objectsDir.empty()) {
-    absl::Status made =
-        gevo::makeDirectory(gevo::resolveUserPath(objectsDir));
+    absl::Status made = gevo::makeDirectory(gevo::resolveUserPath(objectsDir));
     if (!made.ok())
       return gevo::reportBadInput(std::string(made.message()));
     std::string extension = format;

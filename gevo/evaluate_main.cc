@@ -100,8 +100,8 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput("--opt-level must be 0, 1, 2 or 3");
   }
   if (target != "cpu" && target != "cuda")
-    return gevo::reportBadInput("--target must be cpu or cuda, not '" +
-                                target + "'");
+    return gevo::reportBadInput("--target must be cpu or cuda, not '" + target +
+                                "'");
   const bool onCuda = target == "cuda";
   if (onCuda) {
     absl::Status ready = gevo::initializeCudaRuntime();
@@ -135,8 +135,7 @@ int main(int argc, char **argv) {
       absl::StatusOr<gevo::CudaEvaluationReport> result =
           gevo::evaluateWorkloadOnCuda(*spec, options);
       if (!result.ok()) {
-        int code =
-            gevo::reportBadInput(std::string(result.status().message()));
+        int code = gevo::reportBadInput(std::string(result.status().message()));
         return absl::IsInternal(result.status()) ? 1 : code;
       }
       llvm::outs() << (json ? gevo::toJson(*result) + "\n"

@@ -81,17 +81,16 @@ absl::StatusOr<CudaDriver> openCudaDriver(const char *library) {
   // The driver stays loaded for the life of the process: code compiled
   // against it may run until exit.
   if (CuResult result = api.init(0))
-    return absl::FailedPreconditionError(
-        absl::StrCat("CUDA driver: ", describeCudaError(api, "cuInit", result)));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "CUDA driver: ", describeCudaError(api, "cuInit", result)));
   if (CuResult result = api.deviceGet(&driver.device, 0))
     return absl::FailedPreconditionError(absl::StrCat(
         "CUDA driver: ", describeCudaError(api, "cuDeviceGet", result)));
   if (CuResult result =
           api.primaryContextRetain(&driver.context, driver.device))
-    return absl::FailedPreconditionError(
-        absl::StrCat("CUDA driver: ", describeCudaError(
-                                          api, "cuDevicePrimaryCtxRetain",
-                                          result)));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "CUDA driver: ",
+        describeCudaError(api, "cuDevicePrimaryCtxRetain", result)));
   if (CuResult result = api.contextSetCurrent(driver.context))
     return absl::FailedPreconditionError(absl::StrCat(
         "CUDA driver: ", describeCudaError(api, "cuCtxSetCurrent", result)));

@@ -15,9 +15,9 @@
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
@@ -235,8 +235,8 @@ evaluateWorkloadOnCuda(const WorkloadSpec &spec,
                           callEntry(*entry, signature, testShared.tensors));
     const Dataset &test = evalData(data, SplitRole::Test);
     GEVO_ASSIGN_OR_RETURN(report.test,
-                          scoreLogits(results[spec.logitsResult()],
-                                      test.labels, test.numClasses));
+                          scoreLogits(results[spec.logitsResult()], test.labels,
+                                      test.numClasses));
   }
   return cuda;
 }

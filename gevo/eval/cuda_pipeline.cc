@@ -163,10 +163,10 @@ absl::Status prepareCudaToolkit(const CudaTarget &target) {
     return absl::OkStatus();
   std::string ptxas = toolkit + "/bin/ptxas";
   if (access(ptxas.c_str(), X_OK) != 0)
-    return absl::FailedPreconditionError(
-        absl::StrCat("a ", formatName(target.format),
-                     " kernel object needs ptxas from the CUDA toolkit: ",
-                     ptxas, " not found (set CUDA_ROOT)"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "a ", formatName(target.format),
+        " kernel object needs ptxas from the CUDA toolkit: ", ptxas,
+        " not found (set CUDA_ROOT)"));
   return absl::OkStatus();
 }
 

@@ -56,10 +56,10 @@ TEST(CudaPipelineTest, TrainingLoopsScoreAsTheCpuTarget) {
 
 TEST(CudaPipelineTest, PipelinesNameTheTarget) {
   CudaTarget target;
-  EXPECT_NE(cudaPipeline(target).find(
-                "gpu-lower-to-nvvm-pipeline{cubin-chip=sm_90 "
-                "cubin-features=+ptx80 cubin-format=fatbin}"),
-            std::string::npos);
+  EXPECT_NE(
+      cudaPipeline(target).find("gpu-lower-to-nvvm-pipeline{cubin-chip=sm_90 "
+                                "cubin-features=+ptx80 cubin-format=fatbin}"),
+      std::string::npos);
   target.format = CudaBinaryFormat::kPtx;
   EXPECT_NE(cudaPipeline(target).find("cubin-format=isa"), std::string::npos);
   EXPECT_EQ(cudaKernelPipeline().rfind(cudaLoopPipeline(), 0), 0u);

@@ -180,8 +180,8 @@ static void mgpuMemFree(void *pointer, CuStream /*stream*/) {
 static void mgpuMemcpy(void *destination, void *source, size_t bytes,
                        CuStream stream) {
   if (const CudaDriverApi *driver = api())
-    check(driver->memcpyAsync(devicePointer(destination),
-                              devicePointer(source), bytes, stream),
+    check(driver->memcpyAsync(devicePointer(destination), devicePointer(source),
+                              bytes, stream),
           "cuMemcpyAsync");
 }
 
@@ -193,8 +193,8 @@ static void mgpuMemset32(void *destination, unsigned value, size_t count,
           "cuMemsetD32Async");
 }
 
-static void mgpuMemset16(void *destination, unsigned short value,
-                         size_t count, CuStream stream) {
+static void mgpuMemset16(void *destination, unsigned short value, size_t count,
+                         CuStream stream) {
   if (const CudaDriverApi *driver = api())
     check(driver->memsetD16Async(devicePointer(destination), value, count,
                                  stream),
@@ -238,10 +238,9 @@ static void sharedFree(void *pointer) { freeShared(pointer); }
 void *allocateShared(size_t bytes) {
   const CudaDriverApi *driver = api();
   CuDevicePtr pointer = 0;
-  if (!driver ||
-      !check(driver->memAllocManaged(&pointer, bytes ? bytes : 1,
-                                     kAttachGlobal),
-             "cuMemAllocManaged"))
+  if (!driver || !check(driver->memAllocManaged(&pointer, bytes ? bytes : 1,
+                                                kAttachGlobal),
+                        "cuMemAllocManaged"))
     return nullptr;
   return reinterpret_cast<void *>(pointer);
 }
@@ -286,9 +285,8 @@ absl::Status registerHostMemory(const void *pointer, size_t bytes) {
     uintptr_t runEnd = at;
     while (runEnd < end && !runtime.registeredPages.count(runEnd))
       runEnd += page;
-    if (CuResult result = cu.memHostRegister(reinterpret_cast<void *>(at),
-                                             runEnd - at,
-                                             kRegisterPortableMapped))
+    if (CuResult result = cu.memHostRegister(
+            reinterpret_cast<void *>(at), runEnd - at, kRegisterPortableMapped))
       return absl::InternalError(
           describeCudaError(cu, "cuMemHostRegister", result));
     for (uintptr_t registered = at; registered < runEnd; registered += page)
@@ -300,8 +298,8 @@ absl::Status registerHostMemory(const void *pointer, size_t bytes) {
 
 std::vector<std::pair<const char *, void *>> cudaRuntimeSymbols() {
   auto entry = [](const char *name, auto *function) {
-    return std::pair<const char *, void *>(
-        name, reinterpret_cast<void *>(function));
+    return std::pair<const char *, void *>(name,
+                                           reinterpret_cast<void *>(function));
   };
   return {
       entry("mgpuModuleLoad", &mgpuModuleLoad),
@@ -356,7 +354,8 @@ absl::Status beginCudaTiming() {
 absl::StatusOr<CudaRunTiming> endCudaTiming() {
   RuntimeState &runtime = state();
   if (!runtime.driver)
-    return absl::FailedPreconditionError("endCudaTiming before beginCudaTiming");
+    return absl::FailedPreconditionError(
+        "endCudaTiming before beginCudaTiming");
   const CudaDriverApi &cu = runtime.driver->api;
   if (CuResult result = cu.eventRecord(runtime.stop, runtime.variantStream))
     return absl::InternalError(describeCudaError(cu, "cuEventRecord", result));

@@ -10,13 +10,13 @@
 #include "gevo/eval/cuda_pipeline.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/tool_paths.h"
-#include "gtest/gtest.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "gtest/gtest.h"
 
 namespace gevo {
 namespace {
@@ -67,8 +67,8 @@ TEST(CudaRuntimeTest, InitialisationReportsTheDriverOrStarts) {
   std::map<std::string, void *> symbols;
   for (const auto &[name, address] : cudaRuntimeSymbols())
     symbols[name] = address;
-  auto load = reinterpret_cast<void *(*)(void *, size_t)>(
-      symbols.at("mgpuModuleLoad"));
+  auto load =
+      reinterpret_cast<void *(*)(void *, size_t)>(symbols.at("mgpuModuleLoad"));
   char image[16] = {0};
   EXPECT_EQ(load(image, sizeof(image)), nullptr);
   EXPECT_EQ(takeCudaRuntimeError().message(), status.message());
@@ -87,7 +87,8 @@ TEST(CudaRuntimeTest, DefinesEveryFunctionTheLoweredHostCodeCalls) {
   target.format = CudaBinaryFormat::kPtx; // needs no CUDA toolkit
   ASSERT_TRUE(prepareCudaToolkit(target).ok());
   mlir::PassManager pm(context.get(), mlir::ModuleOp::getOperationName());
-  ASSERT_TRUE(mlir::succeeded(mlir::parsePassPipeline(cudaPipeline(target), pm)));
+  ASSERT_TRUE(
+      mlir::succeeded(mlir::parsePassPipeline(cudaPipeline(target), pm)));
   ASSERT_TRUE(mlir::succeeded(pm.run(**module)));
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
