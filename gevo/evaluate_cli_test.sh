@@ -58,6 +58,14 @@ run BAD_LLVM_PIPELINE 2 --workload=testdata/digits_mlp_train --llvm-pipeline=bog
 run BAD_FLAG 2 --no-such-flag
 run BAD_OPT_LEVEL 2 --opt-level=7
 run HELP 0 --help
+run BAD_TARGET 2 --workload=testdata/digits_mlp_train --target=tpu
+# The GPU target without a driver: one line, exit 2, before any work. (With a
+# driver, gevo/gpu_check.sh exercises it.)
+if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+  run NO_CUDA_DRIVER 2 --workload=testdata/digits_mlp_predict --target=cuda
+else
+  echo "skip NO_CUDA_DRIVER: this machine has libcuda.so.1"
+fi
 
 if ((failures > 0)); then
   echo "$failures case(s) failed"

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "gevo/eval/cuda_evaluator.h"
+#include "gevo/eval/cuda_runtime.h"
 #include "gevo/eval/evaluator.h"
 #include "gevo/eval/workload.h"
 #include "gevo/eval/workload_check.h"
@@ -46,6 +48,14 @@ llvm::cl::opt<std::string> pipeline(
                    "builtin.module(...) wrapper). --json prints the passes "
                    "that ran"),
     llvm::cl::value_desc("passes"), llvm::cl::cat(category));
+
+llvm::cl::opt<std::string> target(
+    "target",
+    llvm::cl::desc("Where variants run: 'cpu' (default) or 'cuda' (the GPU "
+                   "pipeline for sm_90 and the CUDA driver; --pipeline and "
+                   "--llvm-pipeline do not apply)"),
+    llvm::cl::init("cpu"), llvm::cl::value_desc("cpu|cuda"),
+    llvm::cl::cat(category));
 
 llvm::cl::opt<std::string> llvmPipeline(
     "llvm-pipeline",
@@ -97,6 +107,16 @@ int main(int argc, char **argv) {
   if (optLevel < 0 || optLevel > 3) {
     return gevo::reportBadInput("--opt-level must be 0, 1, 2 or 3");
   }
+  if (target != "cpu" && target != "cuda")
+    return gevo::reportBadInput("--target must be cpu or cuda, not '" + target +
+                                "'");
+  const bool onCuda = target == "cuda";
+  if (onCuda) {
+    absl::Status ready = gevo::initializeCudaRuntime();
+    if (!ready.ok())
+      return gevo::reportBadInput("--target=cuda: " +
+                                  std::string(ready.message()));
+  }
   std::vector<std::string> paths;
   for (const std::string &path : workloads)
     paths.push_back(gevo::resolveUserPath(path));
@@ -127,6 +147,18 @@ int main(int argc, char **argv) {
         return absl::IsInternal(summary.status()) ? 1 : code;
       }
       llvm::outs() << *summary << "\n";
+      continue;
+    }
+    if (onCuda) {
+      absl::StatusOr<gevo::CudaEvaluationReport> result =
+          gevo::evaluateWorkloadOnCuda(*spec, options);
+      if (!result.ok()) {
+        int code = gevo::reportBadInput(std::string(result.status().message()));
+        return absl::IsInternal(result.status()) ? 1 : code;
+      }
+      llvm::outs() << (json ? gevo::toJson(*result) + "\n"
+                            : gevo::toText(*result));
+      llvm::outs().flush();
       continue;
     }
     absl::StatusOr<gevo::EvaluationReport> result =

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/cuda_pipeline.h"
 #include "gevo/eval/vector_schedule.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/status_macros.h"
@@ -61,6 +62,7 @@ std::string stripModuleAnchor(const std::string &pipeline) {
 absl::Status buildPassManager(mlir::PassManager &pm,
                               const std::string &pipeline) {
   registerVectorSchedulePasses();
+  registerCudaPipelinePasses();
   std::string error;
   llvm::raw_string_ostream errorStream(error);
   if (mlir::succeeded(mlir::parsePassPipeline(stripModuleAnchor(pipeline), pm,
