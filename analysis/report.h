@@ -71,6 +71,8 @@ struct AnalysisReport {
   std::vector<std::string> operatorHeader;
   std::vector<std::vector<std::string>> operatorRows;
   std::vector<VariantFinding> variants;
+  /// Empty when every patch was analysed; else says how far it got.
+  std::string partial;
 };
 
 std::string toHtml(const AnalysisReport &report);

@@ -125,9 +125,9 @@ std::vector<MeasuredVariant> Workbench::measure(
   return out;
 }
 
-Workbench::AgainstUnmodified
-Workbench::measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
-                                    int pairs, bool scoreTest) {
+Workbench::AgainstUnmodified Workbench::measureAgainstUnmodified(
+    const std::vector<std::vector<Edit>> &lists, int pairs, bool scoreTest,
+    const std::function<void(size_t, const MeasuredVariant &)> &onMeasured) {
   std::vector<std::vector<Edit>> all = lists;
   all.emplace_back(); // the unmodified program, against itself
   FitnessCache fresh; // run-time noise belongs to the moment
@@ -135,7 +135,7 @@ Workbench::measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
   request.run.scoreTest = scoreTest;
   request.run.interleavedPairs = std::max(1, pairs);
   request.cache = &fresh;
-  std::vector<MeasuredVariant> measured = measure(all, request);
+  std::vector<MeasuredVariant> measured = measure(all, request, onMeasured);
   AgainstUnmodified result;
   for (size_t i = 0; i + 1 < measured.size(); ++i)
     result.variants.push_back(*measured[i].measurement);

@@ -94,14 +94,16 @@ public:
 
   /// Noise control: each list's variant and the unmodified program itself,
   /// each run `pairs` times interleaved with the unmodified program in one
-  /// child, all measured afresh (no cache).
+  /// child, all measured afresh (no cache). `onMeasured` as for measure();
+  /// the unmodified program is the last list.
   struct AgainstUnmodified {
     std::vector<Measurement> variants;
     Measurement unmodified;
   };
-  AgainstUnmodified
-  measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
-                           int pairs, bool scoreTest);
+  AgainstUnmodified measureAgainstUnmodified(
+      const std::vector<std::vector<Edit>> &lists, int pairs, bool scoreTest,
+      const std::function<void(size_t, const MeasuredVariant &)> &onMeasured =
+          {});
 
   /// The variant `edits` make, without measuring it.
   BuiltVariant build(const std::vector<Edit> &edits);
