@@ -155,8 +155,8 @@ public:
     std::ofstream(options.outDir + "/" + v.minimizedPath)
         << printPatch(minimalPatch);
 
-    progress.step(absl::StrCat("ablating the ", minimal.size(),
-                               " edits of the minimal patch"));
+    progress.step(absl::StrCat("ablating the minimal patch (",
+                               editCount(minimal.size()), ")"));
     PatchEffect minimalEffect(*bench, minimal, options.effect);
     Ablation ablation = ablate(minimalEffect);
     v.minimal = ablation.full;
@@ -282,23 +282,6 @@ analyzePatches(const std::string &workloadPath,
   std::vector<size_t> edits;
   for (size_t i = 0; i < limit; ++i)
     edits.push_back(patches[i].second.edits().size());
-  PatchProgress progress(options.progress, "analyze", edits,
-                         secondsPerEvaluation(report.baseline));
-  for (size_t i = 0; i < limit; ++i) {
-    progress.begin(i, patches[i].first);
-    report.variants.push_back(
-        analyzer->analyze(patches[i].first, patches[i].second, progress));
-    progress.finished(i);
-    // Each finished patch is in the report at once: a stopped analysis
-    // leaves a valid report of the patches it finished.
-    if (i + 1 < limit) {
-      report.partial = absl::StrCat(i + 1, " of ", limit,
-                                    " patches analysed; the analysis was "
-                                    "still running");
-      GEVO_RETURN_IF_ERROR(writeReport(report, options.outDir));
-    }
-  }
-  report.partial.clear();
   // Without a run, the plot shows the unmodified program, each full patch,
   // its minimal form and its edits alone.
   auto point = [&](const Measurement &m, ScatterPoint::Kind kind,
@@ -310,12 +293,27 @@ analyzePatches(const std::string &workloadPath,
                      objectiveValue(m, report.objectives[1]), kind, label});
   };
   point(report.baseline, ScatterPoint::Kind::Baseline, "unmodified");
-  for (const VariantFinding &v : report.variants) {
+  PatchProgress progress(options.progress, "analyze", edits,
+                         secondsPerEvaluation(report.baseline));
+  for (size_t i = 0; i < limit; ++i) {
+    progress.begin(i, patches[i].first);
+    const VariantFinding &v = report.variants.emplace_back(
+        analyzer->analyze(patches[i].first, patches[i].second, progress));
+    progress.finished(i);
     point(v.full, ScatterPoint::Kind::Front, v.name);
     for (const EditFinding &e : v.edits)
       if (e.alone)
         point(*e.alone, ScatterPoint::Kind::Evaluated, e.line);
+    // Each finished patch is in the report at once: a stopped analysis
+    // leaves a valid report of the patches it finished.
+    if (i + 1 < limit) {
+      report.partial = absl::StrCat(i + 1, " of ", limit,
+                                    " patches analysed; the analysis was "
+                                    "still running");
+      GEVO_RETURN_IF_ERROR(writeReport(report, options.outDir));
+    }
   }
+  report.partial.clear();
   return report;
 }
 

@@ -15,6 +15,10 @@ double secondsPerEvaluation(const Measurement &baseline) {
          1000.0;
 }
 
+std::string editCount(size_t edits) {
+  return absl::StrCat(edits, edits == 1 ? " edit" : " edits");
+}
+
 double estimatePatchSeconds(size_t edits, double secondsPerEvaluation) {
   return (4.0 * static_cast<double>(edits) + 2) * secondsPerEvaluation;
 }
@@ -51,7 +55,8 @@ void PatchProgress::say() {
   if (current >= edits.size())
     return;
   line.set(absl::StrCat(tool, ": patch ", current + 1, " of ", edits.size(),
-                        " (", name, ", ", edits[current], " edits): ", what),
+                        " (", name, ", ", editCount(edits[current]),
+                        "): ", what),
            secondsLeft());
   line.print();
 }

@@ -28,6 +28,9 @@ double secondsPerEvaluation(const Measurement &baseline);
 /// check) of `secondsPerEvaluation` each.
 double estimatePatchSeconds(size_t edits, double secondsPerEvaluation);
 
+/// "1 edit", "4 edits".
+std::string editCount(size_t edits);
+
 class PatchProgress {
 public:
   /// `stream` null: silent. `edits`: each patch's edit count, in order.

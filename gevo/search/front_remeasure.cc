@@ -44,9 +44,10 @@ remeasureFront(Workbench &bench, const std::vector<Individual> &members,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     // Once a variant is done its pace is the better guide.
-    double left = done == 0 ? estimate
-                            : elapsed / static_cast<double>(done) *
-                                  static_cast<double>(total - done);
+    double left = done == 0       ? estimate
+                  : done == total ? -1 // Finished: no estimate to show.
+                                  : elapsed / static_cast<double>(done) *
+                                        static_cast<double>(total - done);
     progress->phase(absl::StrCat("re-measuring the front: ", done, " of ",
                                  total, " variants done (", pairs,
                                  " interleaved runs each)"),

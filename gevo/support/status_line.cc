@@ -128,7 +128,7 @@ void StatusLine::heartbeat() {
     Clock::time_point now = Clock::now();
     if (live)
       drawLocked(now);
-    else if (now - lastPrint >= period)
+    else if (now - lastPrint + tick >= period) // Never more than `period`.
       printLocked(now);
   }
 }
