@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "analysis/ablation.h"
 #include "analysis/labels.h"
 #include "analysis/minimize.h"
+#include "analysis/patch_progress.h"
 #include "gevo/eval/lowering.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
@@ -122,14 +124,12 @@ public:
   Workbench &workbench() { return *bench; }
   const AnalyzeOptions &settings() const { return options; }
 
-  VariantFinding analyze(const std::string &name, const Patch &patch) {
+  VariantFinding analyze(const std::string &name, const Patch &patch,
+                         PatchProgress &progress) {
     VariantFinding v;
     v.name = name;
     std::vector<Edit> edits = patch.edits();
     v.originalEdits = edits.size();
-    if (options.progress)
-      std::fprintf(options.progress, "analyze: %s (%zu edits)\n", name.c_str(),
-                   edits.size());
     PatchEffect effect(*bench, edits, options.effect);
     absl::StatusOr<MinimizeResult> minimized =
         minimizePatch(effect, options.minimizer);
@@ -155,6 +155,8 @@ public:
     std::ofstream(options.outDir + "/" + v.minimizedPath)
         << printPatch(minimalPatch);
 
+    progress.step(absl::StrCat("ablating the minimal patch (",
+                               editCount(minimal.size()), ")"));
     PatchEffect minimalEffect(*bench, minimal, options.effect);
     Ablation ablation = ablate(minimalEffect);
     v.minimal = ablation.full;
@@ -179,8 +181,10 @@ public:
     for (const PairEffect &pair : ablation.pairs)
       v.pairs.push_back(PairFinding{pair.first + 1, pair.second + 1,
                                     pair.relation, describe(pair.together)});
-    if (optimizedBench)
+    if (optimizedBench) {
+      progress.step("the -O3 check");
       v.optimized = checkOptimized(minimal, ablation);
+    }
     return v;
   }
 
@@ -267,14 +271,17 @@ analyzePatches(const std::string &workloadPath,
   GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Analyzer> analyzer,
                         Analyzer::create(workloadPath, options));
   AnalysisReport report;
+  report.source = options.source;
   report.workload = analyzer->workload().name;
   report.objectives = analyzer->settings().effect.objectives;
   GEVO_RETURN_IF_ERROR(analyzer->workbench().measureBaseline());
   report.baseline = analyzer->workbench().baseline();
-  size_t limit = options.maxVariants > 0 ? options.maxVariants : patches.size();
-  for (size_t i = 0; i < patches.size() && i < limit; ++i)
-    report.variants.push_back(
-        analyzer->analyze(patches[i].first, patches[i].second));
+  size_t limit = std::min<size_t>(patches.size(), options.maxVariants > 0
+                                                      ? options.maxVariants
+                                                      : patches.size());
+  std::vector<size_t> edits;
+  for (size_t i = 0; i < limit; ++i)
+    edits.push_back(patches[i].second.edits().size());
   // Without a run, the plot shows the unmodified program, each full patch,
   // its minimal form and its edits alone.
   auto point = [&](const Measurement &m, ScatterPoint::Kind kind,
@@ -286,12 +293,27 @@ analyzePatches(const std::string &workloadPath,
                      objectiveValue(m, report.objectives[1]), kind, label});
   };
   point(report.baseline, ScatterPoint::Kind::Baseline, "unmodified");
-  for (const VariantFinding &v : report.variants) {
+  PatchProgress progress(options.progress, "analyze", edits,
+                         secondsPerEvaluation(report.baseline));
+  for (size_t i = 0; i < limit; ++i) {
+    progress.begin(i, patches[i].first);
+    const VariantFinding &v = report.variants.emplace_back(
+        analyzer->analyze(patches[i].first, patches[i].second, progress));
+    progress.finished(i);
     point(v.full, ScatterPoint::Kind::Front, v.name);
     for (const EditFinding &e : v.edits)
       if (e.alone)
         point(*e.alone, ScatterPoint::Kind::Evaluated, e.line);
+    // Each finished patch is in the report at once: a stopped analysis
+    // leaves a valid report of the patches it finished.
+    if (i + 1 < limit) {
+      report.partial = absl::StrCat(i + 1, " of ", limit,
+                                    " patches analysed; the analysis was "
+                                    "still running");
+      GEVO_RETURN_IF_ERROR(writeReport(report, options.outDir));
+    }
   }
+  report.partial.clear();
   return report;
 }
 
@@ -303,6 +325,7 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
     options.effect.objectives = info.objectives;
   if (options.importCache.empty())
     options.importCache = run.cachePath();
+  options.source = runDir;
   GEVO_ASSIGN_OR_RETURN(std::vector<FrontEntry> front, run.readFront());
   std::vector<std::pair<std::string, Patch>> patches;
   std::set<std::string> frontKeys;
@@ -314,7 +337,6 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
   }
   GEVO_ASSIGN_OR_RETURN(AnalysisReport report,
                         analyzePatches(info.workloadPath, patches, options));
-  report.source = runDir;
 
   // Every evaluated variant from history.csv.
   report.points.erase(std::remove_if(report.points.begin(), report.points.end(),
@@ -353,19 +375,6 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
   report.weightHeader = weights.header;
   report.weightRows = weights.rows;
   return report;
-}
-
-absl::Status writeReport(const AnalysisReport &report, const std::string &dir) {
-  GEVO_RETURN_IF_ERROR(makeDirectory(dir));
-  for (auto [name, text] : {std::pair{"report.html", toHtml(report)},
-                            std::pair{"report.md", toMarkdown(report)},
-                            std::pair{"report.json", toJson(report)}}) {
-    std::ofstream out(dir + "/" + name);
-    out << text;
-    if (!out)
-      return absl::PermissionDeniedError(dir + "/" + name + ": cannot write");
-  }
-  return absl::OkStatus();
 }
 
 } // namespace gevo

@@ -37,20 +37,26 @@ struct AnalyzeOptions {
   /// A fitness cache to read (a run's cache.jsonl); used for deterministic
   /// objectives only, and never written.
   std::string importCache;
+  /// Per-patch progress lines (at least every 10 s), or null.
   std::FILE *progress = nullptr;
+  /// What the report names as its source (the run directory or patch).
+  std::string source;
 };
 
 /// Analyses every front member of a search run directory.
 absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
                                           AnalyzeOptions options);
 
-/// Analyses patches of one workload (name, patch).
+/// Analyses patches of one workload (name, patch). The report of the patches
+/// finished so far is written into `outDir` after each one, so a stopped
+/// analysis leaves a valid (partial) report.
 absl::StatusOr<AnalysisReport>
 analyzePatches(const std::string &workloadPath,
                const std::vector<std::pair<std::string, Patch>> &patches,
                AnalyzeOptions options);
 
-/// Writes report.html, report.md and report.json into `dir`.
+/// Writes report.html, report.md and report.json into `dir`, each whole
+/// (written aside, then renamed).
 absl::Status writeReport(const AnalysisReport &report, const std::string &dir);
 
 } // namespace gevo

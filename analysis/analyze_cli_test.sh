@@ -46,4 +46,27 @@ grep -q "\"label\": \"initialisation change\"" "$tmp/report/report.json" || fail
 # The objectives asked for, and only those (not added to a default list).
 objectives=$(sed -n '/"objectives": \[/,/\]/p' "$tmp/report/report.json" | tr -d ' \n')
 [[ "$objectives" == '"objectives":["static_cost","error"],' ]] || fail "report objectives: $objectives"
+# A stopped analysis: three patches, killed once a finished one is in the
+# report. It leaves a valid report of the patches it finished, marked partial;
+# its progress, to a file, named patch and step with an estimate.
+"$analyze" --patch=$patch --patch="$tmp/min.gevo" --patch=$patch --workload=$workload \
+  --objectives=static_cost,error --pairs=2 --workers=2 --out="$tmp/stopped" \
+  >/dev/null 2>"$tmp/stopped.err" &
+pid=$!
+for _ in $(seq 1800); do
+  grep -qs '"partial"' "$tmp/stopped/report.json" && break
+  sleep 0.1
+done
+kill -9 $pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+grep -q '"partial": "[12] of 3 patches analysed' "$tmp/stopped/report.json" ||
+  fail "no partial report: $(cat "$tmp/stopped.err")"
+python3 -m json.tool "$tmp/stopped/report.json" >/dev/null || fail "the partial report.json does not parse"
+grep -q "Partial report:" "$tmp/stopped/report.md" || fail "report.md is not marked partial"
+for tag in table html body; do
+  [[ $(grep -o "<$tag[ >]" "$tmp/stopped/report.html" | wc -l) == \
+     $(grep -o "</$tag>" "$tmp/stopped/report.html" | wc -l) ]] || fail "partial html: <$tag>"
+done
+grep -q "^analyze: patch 1 of 3 (analysis/testdata/three_edits.gevo, 3 edits): minimising  \[.*left\]" \
+  "$tmp/stopped.err" || fail "no per-patch progress: $(cat "$tmp/stopped.err")"
 echo PASS

@@ -119,10 +119,9 @@ int main(int argc, char **argv) {
     std::string beside = first.substr(0, first.find_last_of('/') + 1);
     options.outDir =
         outDir.empty() ? beside + "analysis" : gevo::resolveUserPath(outDir);
+    options.source = patchPaths[0];
     report = gevo::analyzePatches(gevo::resolveUserPath(workloadPath), patches,
                                   options);
-    if (report.ok())
-      report->source = patchPaths[0];
   }
   if (!report.ok())
     return gevo::reportBadInput(std::string(report.status().message()));

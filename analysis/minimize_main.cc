@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "analysis/minimize.h"
+#include "analysis/patch_progress.h"
 #include "gevo/eval/workload.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
@@ -115,8 +116,15 @@ int main(int argc, char **argv) {
   if (absl::Status status = (*bench)->measureBaseline(); !status.ok())
     return gevo::reportBadInput(std::string(status.message()));
   gevo::PatchEffect effect(**bench, patch->edits(), options);
-  absl::StatusOr<gevo::MinimizeResult> result =
-      gevo::minimizePatch(effect, *minimizer);
+  absl::StatusOr<gevo::MinimizeResult> result;
+  {
+    gevo::PatchProgress progress(
+        stderr, "minimize", {patch->edits().size()},
+        gevo::secondsPerEvaluation((*bench)->baseline()));
+    progress.begin(0, patchPath);
+    result = gevo::minimizePatch(effect, *minimizer);
+    progress.finished(0);
+  }
   if (!result.ok())
     return gevo::reportBadInput(patchPath + ": " +
                                 std::string(result.status().message()));

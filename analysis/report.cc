@@ -70,6 +70,9 @@ std::string toHtml(const AnalysisReport &r) {
       ". Unmodified program: validation accuracy ",
       pct(r.baseline.validation.accuracy()),
       absl::StrFormat(", run %.2f ms", r.baseline.medianRunMs), ".</p>\n",
+      r.partial.empty() ? ""
+                        : absl::StrCat("<p><strong>Partial report:</strong> ",
+                                       escapeHtml(r.partial), ".</p>\n"),
       "<h2>Every evaluated variant</h2>\n<p>Grey: evaluated; red: the Pareto "
       "front; black square: the unmodified program.</p>\n",
       scatterSvg(r), "\n");
@@ -157,7 +160,10 @@ std::string toMarkdown(const AnalysisReport &r) {
       "`. Objectives: ", absl::StrJoin(r.objectives, ", "),
       ". Unmodified program: validation accuracy ",
       pct(r.baseline.validation.accuracy()),
-      absl::StrFormat(", run %.2f ms", r.baseline.medianRunMs), ".\n\n");
+      absl::StrFormat(", run %.2f ms", r.baseline.medianRunMs), ".\n\n",
+      r.partial.empty()
+          ? ""
+          : absl::StrCat("**Partial report:** ", r.partial, ".\n\n"));
   size_t front = std::count_if(r.points.begin(), r.points.end(), [](auto &p) {
     return p.kind == ScatterPoint::Kind::Front;
   });
@@ -294,6 +300,8 @@ std::string toJson(const AnalysisReport &r) {
       {"points", std::move(points)},
       {"variants", std::move(variants)},
   };
+  if (!r.partial.empty())
+    object["partial"] = r.partial;
   return llvm::formatv("{0:2}", llvm::json::Value(std::move(object))).str() +
          "\n";
 }

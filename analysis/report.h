@@ -74,6 +74,8 @@ struct AnalysisReport {
   std::vector<std::string> weightHeader;
   std::vector<std::vector<std::string>> weightRows;
   std::vector<VariantFinding> variants;
+  /// Empty when every patch was analysed; else says how far it got.
+  std::string partial;
 };
 
 std::string toHtml(const AnalysisReport &report);

@@ -67,9 +67,17 @@ for _ in $(seq 600); do
 done
 kill -9 $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
+midway=1
 grep -q '"generation":[1-4],' "$tmp/killed/checkpoint.json" ||
-  echo "note: the run ended before it could be killed mid-way"
-"$search" --resume="$tmp/killed" --quiet >"$tmp/killed.txt"
+  { midway=0; echo "note: the run ended before it could be killed mid-way"; }
+"$search" --resume="$tmp/killed" >"$tmp/killed.txt" 2>"$tmp/killed.err"
+# Progress to a file: plain lines (no redrawing), the generations and the
+# front's re-measurement with how far it is and an estimate.
+grep -q $'\r' "$tmp/killed.err" && fail "progress to a file redraws lines"
+((midway == 0)) || grep -q "^gen [0-9]*/5  evals " "$tmp/killed.err" || fail "no generation lines: $(cat "$tmp/killed.err")"
+grep -q "^re-measuring the front: [0-9]* of [0-9]* runs done (1 interleaved pairs each, [0-9]* per variant)  \[.*left\]" "$tmp/killed.err" ||
+  grep -q "^re-measuring the front: .*over its estimate\]" "$tmp/killed.err" ||
+  fail "no re-measurement progress: $(cat "$tmp/killed.err")"
 
 edits() { for p in "$1"/front/*.gevo; do grep -v '^meta\|^#' "$p"; echo; done; }
 [[ "$(edits "$tmp/whole")" == "$(edits "$tmp/killed")" ]] ||

@@ -2,19 +2,18 @@
 
 #include "gevo/search/progress.h"
 
-#include <unistd.h>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace gevo {
 
-ProgressLine::ProgressLine(std::FILE *stream, bool live)
-    : stream(stream), live(live), start(std::chrono::steady_clock::now()),
-      lastDraw(start - std::chrono::seconds(1)) {}
+ProgressLine::ProgressLine(std::FILE *stream, bool live,
+                           std::chrono::milliseconds period)
+    : status(std::make_unique<StatusLine>(stream, live, period)),
+      start(std::chrono::steady_clock::now()) {}
 
 bool ProgressLine::isTerminal(std::FILE *stream) {
-  return ::isatty(::fileno(stream)) != 0;
+  return StatusLine::isTerminal(stream);
 }
 
 std::string ProgressLine::render(const ProgressState &s) const {
@@ -22,9 +21,10 @@ std::string ProgressLine::render(const ProgressState &s) const {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   int64_t evaluations = s.counts ? s.counts->evaluations : 0;
+  int64_t thisSession = std::max<int64_t>(0, evaluations - s.evaluationsBefore);
   std::string line = absl::StrFormat("gen %d/%d  evals %d (%.1f/s)  cache %d",
                                      s.generation, s.generations, evaluations,
-                                     seconds > 0 ? evaluations / seconds : 0.0,
+                                     seconds > 0 ? thisSession / seconds : 0.0,
                                      s.counts ? s.counts->cacheHits : 0);
   std::string failures;
   if (s.counts)
@@ -45,36 +45,19 @@ std::string ProgressLine::render(const ProgressState &s) const {
 }
 
 void ProgressLine::update(const ProgressState &state) {
-  if (!live)
-    return;
-  auto now = std::chrono::steady_clock::now();
-  if (now - lastDraw < std::chrono::milliseconds(100))
-    return;
-  lastDraw = now;
-  std::string line = render(state);
-  std::string padding(lastWidth > line.size() ? lastWidth - line.size() : 0,
-                      ' ');
-  std::fprintf(stream, "\r%s%s", line.c_str(), padding.c_str());
-  std::fflush(stream);
-  lastWidth = line.size();
+  status->set(render(state));
 }
 
 void ProgressLine::generationDone(const ProgressState &state) {
-  if (live) {
-    lastDraw = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    update(state);
-    return;
-  }
-  std::fprintf(stream, "%s\n", render(state).c_str());
-  std::fflush(stream);
+  status->set(render(state));
+  status->print();
 }
 
-void ProgressLine::finish() {
-  if (live && lastWidth > 0) {
-    std::fprintf(stream, "\r%s\r", std::string(lastWidth, ' ').c_str());
-    std::fflush(stream);
-    lastWidth = 0;
-  }
+void ProgressLine::phase(const std::string &text, double secondsLeft) {
+  status->set(text, secondsLeft);
+  status->print();
 }
+
+void ProgressLine::finish() { status->clear(); }
 
 } // namespace gevo

@@ -1,9 +1,11 @@
 //===- progress.h - The live progress line of a search --------------------===//
 //
-// On a terminal, one line redrawn in place as evaluations finish; otherwise
-// one plain line per generation (logs stay readable). Either way it shows
-// the generation, evaluations and their rate, cache hits, failures by kind,
-// the best value of each objective, and the front's hypervolume.
+// On a terminal, one line redrawn in place as evaluations finish; otherwise a
+// plain line per generation and, while a generation or the front's
+// re-measurement runs, at least one every 10 s (gevo/support/status_line.h).
+// It shows the generation, evaluations and their rate in this session, cache
+// hits, failures by kind, the best value of each objective, the front's
+// hypervolume, and the time spent.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_PROGRESS_H
@@ -11,10 +13,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gevo/search/individual.h"
+#include "gevo/support/status_line.h"
 
 namespace gevo {
 
@@ -22,6 +26,9 @@ struct ProgressState {
   int generation = 0;
   int generations = 0;
   const EvaluationCounts *counts = nullptr;
+  /// Evaluations made before this process started (a resumed run): counted,
+  /// but not in the rate.
+  int64_t evaluationsBefore = 0;
   std::vector<std::string> objectives;
   std::vector<double> best; // empty until something is ok
   double hypervolume = 0;
@@ -30,22 +37,24 @@ struct ProgressState {
 
 class ProgressLine {
 public:
-  /// `stream` is usually stderr; `live` redraws in place (a terminal).
-  ProgressLine(std::FILE *stream, bool live);
-  /// Redraws the live line, at most ten times a second.
+  /// `stream` null: silent. `live` redraws in place (a terminal).
+  ProgressLine(std::FILE *stream, bool live,
+               std::chrono::milliseconds period = std::chrono::seconds(10));
+  /// The line for `state`: redrawn when live, else printed by the heartbeat.
   void update(const ProgressState &state);
   /// Ends a generation: a plain line when not live.
   void generationDone(const ProgressState &state);
+  /// Work that is not a generation (the front's re-measurement): its line,
+  /// printed now, with an estimate of the seconds left when >= 0.
+  void phase(const std::string &text, double secondsLeft = -1);
   /// Clears the live line before other output.
   void finish();
   static bool isTerminal(std::FILE *stream);
 
 private:
   std::string render(const ProgressState &state) const;
-  std::FILE *stream;
-  bool live;
-  std::chrono::steady_clock::time_point start, lastDraw;
-  size_t lastWidth = 0;
+  std::unique_ptr<StatusLine> status;
+  std::chrono::steady_clock::time_point start;
 };
 
 } // namespace gevo

@@ -12,15 +12,16 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "gevo/ir/op_address.h"
 #include "gevo/search/algorithm.h"
 #include "gevo/search/batch_evaluator.h"
 #include "gevo/search/checkpoint.h"
+#include "gevo/search/front_remeasure.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/search/nsga2_search.h"
 #include "gevo/search/progress.h"
 #include "gevo/search/random_search.h"
 #include "gevo/search/search_outputs.h"
-#include "gevo/ir/op_address.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -64,8 +65,7 @@ public:
   SearchRun(SearchConfig config, std::FILE *progressStream,
             RemoteRunner *remote)
       : config(std::move(config)), dir(this->config.outDir), remote(remote),
-        progress(progressStream ? progressStream : stderr,
-                 progressStream && ProgressLine::isTerminal(progressStream)),
+        progress(progressStream, ProgressLine::isTerminal(progressStream)),
         quiet(progressStream == nullptr) {}
 
   absl::StatusOr<SearchResult> run(bool resume);
@@ -104,6 +104,7 @@ private:
   std::set<std::string> seenKeys;
   ProgressLine progress;
   bool quiet;
+  int64_t evaluationsBefore = 0; // restored by --resume: not in the rate
   Clock::time_point started;
   double elapsedBefore = 0;
 };
@@ -180,6 +181,7 @@ absl::Status SearchRun::measureBaseline() {
   evaluator = std::make_unique<BatchEvaluator>(*bench);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
+  evaluationsBefore = evaluator->counts.evaluations;
   return absl::OkStatus();
 }
 
@@ -206,6 +208,7 @@ ProgressState SearchRun::progressState() const {
   s.generation = state.generation;
   s.generations = config.generations;
   s.counts = &evaluator->counts;
+  s.evaluationsBefore = evaluationsBefore;
   s.objectives = objectives;
   for (const Individual &individual : state.archive) {
     std::vector<double> values = objectivesOf(individual);
@@ -255,25 +258,9 @@ absl::Status SearchRun::saveCheckpoint() {
 }
 
 absl::Status SearchRun::appendOperatorWeights() {
-  std::vector<double> weights = algorithm->operatorWeights(state.population);
-  if (weights.empty())
-    return absl::OkStatus();
-  std::string path = dir.file("operator_weights.csv");
-  bool fresh = !std::ifstream(path).good();
-  std::ofstream out(path, std::ios::app);
-  if (fresh) {
-    out << "generation";
-    for (EditKind kind : variation->mutationOptions().kinds)
-      out << "," << toString(kind);
-    out << "\n";
-  }
-  out << state.generation;
-  for (double weight : weights)
-    out << "," << absl::StrFormat("%.4f", weight);
-  out << "\n";
-  if (!out)
-    return absl::InternalError(absl::StrCat(path, ": cannot write"));
-  return absl::OkStatus();
+  return appendOperatorWeightsRow(
+      dir.file("operator_weights.csv"), variation->mutationOptions().kinds,
+      state.generation, algorithm->operatorWeights(state.population));
 }
 
 absl::Status SearchRun::writeRunJson(const char *status) {
@@ -298,6 +285,8 @@ absl::Status SearchRun::writeRunJson(const char *status) {
 absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   started = Clock::now();
   GEVO_RETURN_IF_ERROR(prepare(resume));
+  if (!quiet)
+    progress.phase("measuring the unmodified program");
   GEVO_RETURN_IF_ERROR(measureBaseline());
   GEVO_RETURN_IF_ERROR(writeRunJson("running"));
   EvaluateBatch evaluate = [this](std::vector<Individual> &batch,
@@ -362,13 +351,14 @@ absl::Status SearchRun::report(SearchResult &result) {
   // Noise control: every member and the unmodified program itself,
   // each interleaved with the unmodified program in one child.
   result.front.resize(front.size());
-  std::vector<std::vector<Edit>> lists;
+  std::vector<Individual> lists;
   for (size_t k = 0; k < front.size(); ++k) {
     result.front[k].individual = state.archive[front[k]];
-    lists.push_back(result.front[k].individual.edits);
+    lists.push_back(result.front[k].individual);
   }
-  Workbench::AgainstUnmodified again = bench->measureAgainstUnmodified(
-      lists, config.frontRepeats, /*scoreTest=*/true, config.frontChildren);
+  Workbench::AgainstUnmodified again =
+      remeasureFront(*bench, lists, config.frontRepeats, config.frontChildren,
+                     quiet ? nullptr : &progress);
   for (size_t k = 0; k < front.size(); ++k)
     result.front[k].remeasured = std::move(again.variants[k]);
   result.baselineRemeasured = std::move(again.unmodified);

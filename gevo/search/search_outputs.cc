@@ -2,6 +2,7 @@
 
 #include "gevo/search/search_outputs.h"
 
+#include <fstream>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -255,6 +256,29 @@ std::string summarize(const SearchResult &r) {
         " --module=/tmp/variant.mlir\n");
   }
   return text;
+}
+
+absl::Status appendOperatorWeightsRow(const std::string &path,
+                                      const std::vector<EditKind> &kinds,
+                                      int generation,
+                                      const std::vector<double> &weights) {
+  if (weights.empty())
+    return absl::OkStatus();
+  bool fresh = !std::ifstream(path).good();
+  std::ofstream out(path, std::ios::app);
+  if (fresh) {
+    out << "generation";
+    for (EditKind kind : kinds)
+      out << "," << toString(kind);
+    out << "\n";
+  }
+  out << generation;
+  for (double weight : weights)
+    out << "," << absl::StrFormat("%.4f", weight);
+  out << "\n";
+  if (!out)
+    return absl::InternalError(absl::StrCat(path, ": cannot write"));
+  return absl::OkStatus();
 }
 
 } // namespace gevo

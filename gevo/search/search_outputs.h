@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "gevo/search/checkpoint.h"
@@ -23,6 +24,13 @@ namespace gevo {
 absl::Status
 writeFrontFiles(SearchResult &result, const std::string &modelKey,
                 const std::map<EditKind, OperatorStats> &operators);
+
+/// Appends one generation's mutation-operator weights to `path` (a CSV with
+/// a header naming `kinds`, written when the file is new); no weights, no row.
+absl::Status appendOperatorWeightsRow(const std::string &path,
+                                      const std::vector<EditKind> &kinds,
+                                      int generation,
+                                      const std::vector<double> &weights);
 
 /// What a person reads at the end: counts, the front, and how to replay.
 std::string summarize(const SearchResult &result);

@@ -38,9 +38,7 @@ Measurement combineChildren(const std::vector<Measurement> &runs) {
   return out;
 }
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 Workbench::~Workbench() = default;
 
@@ -167,9 +165,10 @@ std::vector<MeasuredVariant> Workbench::measure(
   return out;
 }
 
-Workbench::AgainstUnmodified
-Workbench::measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
-                                    int pairs, bool scoreTest, int children) {
+Workbench::AgainstUnmodified Workbench::measureAgainstUnmodified(
+    const std::vector<std::vector<Edit>> &lists, int pairs, bool scoreTest,
+    int children,
+    const std::function<void(size_t, const MeasuredVariant &)> &onMeasured) {
   children = std::max(1, children);
   std::vector<std::vector<Edit>> all;
   for (int child = 0; child < children; ++child) {
@@ -180,7 +179,7 @@ Workbench::measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
   request.run.scoreTest = scoreTest;
   request.run.interleavedPairs = std::max(1, pairs);
   request.distinctRuns = true; // run-time noise belongs to the moment
-  std::vector<MeasuredVariant> measured = measure(all, request);
+  std::vector<MeasuredVariant> measured = measure(all, request, onMeasured);
   size_t stride = lists.size() + 1;
   auto combined = [&](size_t index) {
     std::vector<Measurement> runs;

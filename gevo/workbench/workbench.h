@@ -110,14 +110,17 @@ public:
   /// of its per-pair ratios): a child whose whole run is slow on one side (it
   /// happens: a child once timed the unmodified program 6x slower than every
   /// other did, all 10 pairs long) is outvoted. A variant that fails in any
-  /// child fails.
+  /// child fails. `onMeasured` as for measure(), once per child run; the
+  /// unmodified program is the last list of each child's share.
   struct AgainstUnmodified {
     std::vector<Measurement> variants;
     Measurement unmodified;
   };
-  AgainstUnmodified
-  measureAgainstUnmodified(const std::vector<std::vector<Edit>> &lists,
-                           int pairs, bool scoreTest, int children = 3);
+  AgainstUnmodified measureAgainstUnmodified(
+      const std::vector<std::vector<Edit>> &lists, int pairs, bool scoreTest,
+      int children = 3,
+      const std::function<void(size_t, const MeasuredVariant &)> &onMeasured =
+          {});
 
   /// From now on plain measurements (no interleaved pairs, not `here`) run
   /// on `runner` (not owned; null: this process's pool again). Interleaved
