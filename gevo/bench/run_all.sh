@@ -7,10 +7,11 @@
 #   gevo/bench/run_all.sh minimizers scaling     # only these, then BENCHMARKS.md
 #   PAPER_BUDGET=10m gevo/bench/run_all.sh paper_claims  # longer searches
 #
-# Benchmarks: throughput search_vs_random minimizers paper_claims scaling.
+# Benchmarks: throughput search_vs_random minimizers paper_claims scaling
+# scale_out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-all=(throughput search_vs_random minimizers paper_claims scaling)
+all=(throughput search_vs_random minimizers paper_claims scaling scale_out)
 steps=("$@")
 ((${#steps[@]})) || steps=("${all[@]}")
 for step in "${steps[@]}"; do
@@ -45,6 +46,8 @@ for step in "${steps[@]}"; do
     gevo/bench/check_claims.py --results="$out" ;;
   scaling)
     run //gevo/bench:scaling -- --json="$out/scaling.json" ;;
+  scale_out)
+    run //gevo/bench:scale_out -- --json="$out/scale_out.json" ;;
   esac
 done
 run //gevo/bench:benchmarks_md -- --results="$out" -o BENCHMARKS.md
