@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,10 +52,13 @@ struct Setup {
   int workers; // per rank
 };
 
-/// Runs `args` (searched on PATH) to completion; its exit status.
+/// Runs `args` (searched on PATH) to completion, its output discarded; its
+/// exit status.
 int runProgram(const std::vector<std::string> &args) {
   pid_t pid = fork();
   if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
     std::vector<char *> argv;
     for (const std::string &a : args)
       argv.push_back(const_cast<char *>(a.c_str()));
@@ -74,6 +78,7 @@ llvm::Expected<llvm::json::Value> runSetup(const std::string &search,
   std::string dir =
       absl::StrCat(outDir.getValue(), "/r", setup.ranks, "w", setup.workers);
   runProgram({"rm", "-rf", dir});
+  runProgram({"mkdir", "-p", outDir.getValue()});
   std::vector<std::string> args = {"mpirun", "--oversubscribe", "--bind-to",
                                    "none"};
   if (getuid() == 0)
@@ -113,7 +118,7 @@ int main(int argc, char **argv) {
   llvm::json::Array rows;
   double oneRank = 0, twoRanks = 0, searchMs = 0, dispatchMs = 0;
   std::printf("ranks x workers | evaluations/s | rank 0 waiting | rank 0 "
-              "dispatch ms/eval | rank 0 search ms/eval\n");
+              "dispatch ms/eval | polling ms/eval | search ms/eval\n");
   for (Setup setup : setups) {
     llvm::Expected<llvm::json::Value> stats =
         runSetup(search, workloadDir, setup);
@@ -131,9 +136,10 @@ int main(int argc, char **argv) {
       searchMs = num("rank0_search_ms_per_evaluation");
       dispatchMs = num("rank0_dispatch_ms_per_evaluation");
     }
-    std::printf("%d x %d | %.2f | %.0f%% | %.3f | %.2f\n", setup.ranks,
+    std::printf("%d x %d | %.2f | %.0f%% | %.3f | %.3f | %.2f\n", setup.ranks,
                 setup.workers, rate, 100 * num("rank0_waiting_share"),
                 num("rank0_dispatch_ms_per_evaluation"),
+                num("rank0_polling_ms_per_evaluation"),
                 num("rank0_search_ms_per_evaluation"));
     rows.push_back(llvm::json::Object{
         {"ranks", setup.ranks},
@@ -144,6 +150,8 @@ int main(int argc, char **argv) {
         {"rank0_waiting_share", num("rank0_waiting_share")},
         {"rank0_dispatch_ms_per_evaluation",
          num("rank0_dispatch_ms_per_evaluation")},
+        {"rank0_polling_ms_per_evaluation",
+         num("rank0_polling_ms_per_evaluation")},
         {"rank0_search_ms_per_evaluation",
          num("rank0_search_ms_per_evaluation")},
     });

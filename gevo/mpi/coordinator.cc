@@ -71,7 +71,10 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
   double callbacksBefore = callbackCpu;
   std::vector<Returned> back;
   Backoff backoff;
+  backoff.setCeiling(
+      static_cast<int>(std::clamp(meanRoundTrip * 1e4, 2e3, 2e4)));
   while (!jobs.empty()) {
+    double iteration = threadCpuSeconds();
     bool busy = poll();
     checkSilence();
     if (!anyUsable()) {
@@ -85,10 +88,12 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
     }
     dispatch();
     outbox->progress();
-    if (busy)
+    if (busy) {
       backoff.reset();
-    else
+    } else {
+      pollingCpu += threadCpuSeconds() - iteration;
       backoff.idle();
+    }
   }
   dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
   return back;
@@ -139,6 +144,9 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
                   holding.end());
     ++rank.evaluations;
     ++evaluations;
+    double roundTrip = secondsSince(it->second.sent);
+    meanRoundTrip =
+        meanRoundTrip > 0 ? 0.8 * meanRoundTrip + 0.2 * roundTrip : roundTrip;
     Done done = std::move(it->second.done);
     jobs.erase(it);
     double before = threadCpuSeconds();
@@ -177,6 +185,7 @@ void Coordinator::dispatch() {
       }
       queue.pop_front();
       pending.rank = static_cast<int>(r);
+      pending.sent = SteadyClock::now();
       if (rank.holding.empty())
         rank.lastHeard = SteadyClock::now(); // silence counts from here
       rank.holding.push_back(id);
@@ -270,7 +279,9 @@ llvm::json::Value Coordinator::stats() const {
       {"rank0_cpu_s", cpu},
       {"rank0_waiting_share",
        window > 0 ? std::max(0.0, 1 - cpu / window) : 0.0},
-      {"rank0_dispatch_ms_per_evaluation", dispatchCpu * perEvaluation},
+      {"rank0_dispatch_ms_per_evaluation",
+       (dispatchCpu - pollingCpu) * perEvaluation},
+      {"rank0_polling_ms_per_evaluation", pollingCpu * perEvaluation},
       {"rank0_search_ms_per_evaluation",
        std::max(0.0, cpu - dispatchCpu) * perEvaluation},
   };
