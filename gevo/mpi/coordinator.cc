@@ -50,6 +50,7 @@ void Coordinator::start(const std::string &configJson) {
 
 void Coordinator::submit(RemoteJob job, Done done) {
   double entered = threadCpuSeconds();
+  double callbacksBefore = callbackCpu;
   if (!anyJob) {
     anyJob = true;
     firstJob = SteadyClock::now();
@@ -63,7 +64,7 @@ void Coordinator::submit(RemoteJob job, Done done) {
   while (poll()) {
   }
   dispatch();
-  dispatchCpu += threadCpuSeconds() - entered;
+  dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
 }
 
 std::vector<RemoteRunner::Returned> Coordinator::wait() {
