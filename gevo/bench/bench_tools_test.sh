@@ -2,7 +2,8 @@
 # The benchmark tools that are not timings themselves:
 # - benchmarks_md renders BENCHMARKS.md from figures files: the numbers of a
 #   throughput and a minimiser file appear in it, missing files say "Not run.",
-#   and a results directory that does not exist still gives every section;
+#   the scale-out rows, speed-up and projection appear, and a results
+#   directory that does not exist still gives every section;
 # - scaling's generated model (64 -> 256 -> 128 -> 10, weights drawn in the
 #   module) is valid MLIR that //gevo:evaluate lowers and runs: one row with a
 #   run time and a peak memory, and no search rows when asked for none.
@@ -30,6 +31,18 @@ cat >"$tmp/results/minimizers.json" <<'JSON'
               "split_one_minimal": true, "greedy_kept": 4, "greedy_evaluations": 8,
               "greedy_one_minimal": false}]}
 JSON
+cat >"$tmp/results/scale_out.json" <<'JSON'
+{"workload": "digits_mlp_train", "population": 16, "generations": 3,
+ "setups": [{"ranks": 1, "workers": 1, "evaluations_per_s": 2.1, "rank0_waiting_share": 0.9,
+             "rank0_dispatch_ms_per_evaluation": 0.21, "rank0_polling_ms_per_evaluation": 0.5,
+             "rank0_search_ms_per_evaluation": 4.3},
+            {"ranks": 2, "workers": 1, "evaluations_per_s": 3.9, "rank0_waiting_share": 0.81,
+             "rank0_dispatch_ms_per_evaluation": 0.25, "rank0_polling_ms_per_evaluation": 0.4,
+             "rank0_search_ms_per_evaluation": 4.5}],
+ "speedup_2_ranks": 1.857, "evaluation_s": 0.476, "rank0_serial_ms_per_evaluation": 4.75,
+ "bottleneck_cores": 100.2,
+ "projection": [{"cores": 64, "population": 64, "evaluations_per_s": 82.4, "rank0_share": 0.39}]}
+JSON
 "$benchmarks_md" --results="$tmp/results" -o "$tmp/B.md" || fail "benchmarks_md failed"
 md=$(cat "$tmp/B.md")
 grep -q 'GENERATED' <<<"$md" || fail "no GENERATED header"
@@ -39,10 +52,14 @@ grep -q '| split | 6 | 7 | 3 | 2 | 0 |' <<<"$md" || fail "split totals missing"
 grep -q '| greedy | 8 | 9 | 1 | 4 | 1 |' <<<"$md" || fail "greedy totals missing"
 grep -q '4 kept / 8 evals (not 1-minimal)' <<<"$md" || fail "per-patch cell missing"
 grep -q '| front/01.gevo | 9 | 2 kept / 6 evals | - |' <<<"$md" || fail "a method that did not run is not '-'"
+grep -q '| 2 x 1 | 3.90 | 81% | 0.250 | 0.400 | 4.50 |' <<<"$md" || fail "scale-out row missing"
+grep -q '\*\*1.86x\*\* one rank' <<<"$md" || fail "scale-out speed-up missing"
+grep -q 'about \*\*100 cores\*\*' <<<"$md" || fail "scale-out bottleneck missing"
+grep -q '| 64 | 64 | 82.4 | 39% |' <<<"$md" || fail "scale-out projection missing"
 sections=$(grep -c '^## ' <<<"$md")
-((sections >= 7)) || fail "only $sections sections"
-# Every section but the two whose figures are here says so.
-[[ $(grep -c '^Not run\.$' <<<"$md") == $((sections - 2)) ]] || fail "expected $((sections - 2)) sections not run"
+((sections >= 8)) || fail "only $sections sections"
+# Every section but the three whose figures are here says so.
+[[ $(grep -c '^Not run\.$' <<<"$md") == $((sections - 3)) ]] || fail "expected $((sections - 3)) sections not run"
 
 "$benchmarks_md" --results="$tmp/none" -o "$tmp/empty.md" || fail "benchmarks_md failed on no results"
 [[ $(grep -c '^Not run\.$' "$tmp/empty.md") == "$sections" ]] || fail "expected $sections sections not run"

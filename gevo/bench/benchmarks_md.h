@@ -42,6 +42,7 @@ void searchVsRandom(std::ostringstream &md);
 void minimizers(std::ostringstream &md);
 void paperClaims(std::ostringstream &md);
 void scaling(std::ostringstream &md);
+void scaleOut(std::ostringstream &md);
 void irScaling(std::ostringstream &md);
 void stress(std::ostringstream &md);
 

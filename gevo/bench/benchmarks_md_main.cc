@@ -5,9 +5,9 @@
 //
 // Writes BENCHMARKS.md from the figures files the benchmarks wrote
 // (throughput.json, search_vs_random.json, minimizers.json,
-// paper_claims.json, scaling.json) and the machine it runs on, so that no
-// figure in it is typed by hand. A missing file gives a section saying so.
-// gevo/bench/run_all.sh runs every benchmark and then this.
+// paper_claims.json, scaling.json, scale_out.json) and the machine it runs on,
+// so that no figure in it is typed by hand. A missing file gives a section
+// saying so. gevo/bench/run_all.sh runs every benchmark and then this.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
   minimizers(md);
   paperClaims(md);
   scaling(md);
+  scaleOut(md);
   irScaling(md);
   stress(md);
   absl::Status written =

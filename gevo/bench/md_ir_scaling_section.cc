@@ -19,7 +19,7 @@ namespace gevo::bench_md {
 using llvm::json::Object;
 
 void irScaling(std::ostringstream &md) {
-  md << "## 6. IR tools at scale (goal: time per op within 2x from 1k to 64k "
+  md << "## 7. IR tools at scale (goal: time per op within 2x from 1k to 64k "
         "ops)\n\n`bazel run //gevo/bench:ir_scaling -- "
         "--figures=bench-results/ir_scaling.json`\n\n";
   std::optional<llvm::json::Value> v;

@@ -17,7 +17,7 @@ namespace gevo::bench_md {
 using llvm::json::Object;
 
 void stress(std::ostringstream &md) {
-  md << "## 7. Hostile variants (goal: 10 000 random mutants, 0 parent "
+  md << "## 8. Hostile variants (goal: 10 000 random mutants, 0 parent "
         "crashes, 0 children left, flat parent memory)\n\n`bazel run "
         "//gevo/bench:stress -- --json=bench-results/stress.json`\n\n";
   std::optional<llvm::json::Value> v;

@@ -8,10 +8,10 @@
 #   PAPER_BUDGET=10m gevo/bench/run_all.sh paper_claims  # longer searches
 #
 # Benchmarks: throughput search_vs_random minimizers paper_claims scaling
-# ir_scaling stress.
+# scale_out ir_scaling stress.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-all=(throughput search_vs_random minimizers paper_claims scaling ir_scaling stress)
+all=(throughput search_vs_random minimizers paper_claims scaling scale_out ir_scaling stress)
 steps=("$@")
 ((${#steps[@]})) || steps=("${all[@]}")
 for step in "${steps[@]}"; do
@@ -46,6 +46,8 @@ for step in "${steps[@]}"; do
     gevo/bench/check_claims.py --results="$out" ;;
   scaling)
     run //gevo/bench:scaling -- --json="$out/scaling.json" ;;
+  scale_out)
+    run //gevo/bench:scale_out -- --json="$out/scale_out.json" ;;
   stress)
     run //gevo/bench:stress -- --json="$out/stress.json" ;;
   ir_scaling)

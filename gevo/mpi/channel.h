@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <list>
 #include <optional>
 #include <string>
@@ -52,20 +53,23 @@ std::optional<Incoming> receiveIfAny(int source);
 /// Sleeps `microseconds`.
 void idleFor(int microseconds);
 
-/// The sleep between polls that found nothing: 50 us, doubling up to 2 ms,
-/// back to 50 us once something happens. Polling costs rank 0 CPU time per
-/// wakeup; answering a result late costs an evaluating rank at most 2 ms.
+/// The sleep between polls that found nothing: 50 us, doubling up to a
+/// ceiling (2 ms unless set), back to 50 us once something happens. Each
+/// wakeup costs CPU; answering late costs an evaluating rank the ceiling.
 class Backoff {
 public:
   void idle() {
     idleFor(step);
-    step = step * 2 > kMaxMicroseconds ? kMaxMicroseconds : step * 2;
+    step = std::min(step * 2, ceiling);
   }
   void reset() { step = kMinMicroseconds; }
+  void setCeiling(int microseconds) {
+    ceiling = std::max(kMinMicroseconds, microseconds);
+  }
 
 private:
   static constexpr int kMinMicroseconds = 50;
-  static constexpr int kMaxMicroseconds = 2000;
+  int ceiling = 2000;
   int step = kMinMicroseconds;
 };
 

@@ -50,6 +50,7 @@ void Coordinator::start(const std::string &configJson) {
 
 void Coordinator::submit(RemoteJob job, Done done) {
   double entered = threadCpuSeconds();
+  double callbacksBefore = callbackCpu;
   if (!anyJob) {
     anyJob = true;
     firstJob = SteadyClock::now();
@@ -63,7 +64,7 @@ void Coordinator::submit(RemoteJob job, Done done) {
   while (poll()) {
   }
   dispatch();
-  dispatchCpu += threadCpuSeconds() - entered;
+  dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
 }
 
 std::vector<RemoteRunner::Returned> Coordinator::wait() {
@@ -71,7 +72,10 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
   double callbacksBefore = callbackCpu;
   std::vector<Returned> back;
   Backoff backoff;
+  backoff.setCeiling(
+      static_cast<int>(std::clamp(meanRoundTrip * 1e4, 2e3, 2e4)));
   while (!jobs.empty()) {
+    double iteration = threadCpuSeconds();
     bool busy = poll();
     checkSilence();
     if (!anyUsable()) {
@@ -85,10 +89,12 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
     }
     dispatch();
     outbox->progress();
-    if (busy)
+    if (busy) {
       backoff.reset();
-    else
+    } else {
+      pollingCpu += threadCpuSeconds() - iteration;
       backoff.idle();
+    }
   }
   dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
   return back;
@@ -139,6 +145,9 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
                   holding.end());
     ++rank.evaluations;
     ++evaluations;
+    double roundTrip = secondsSince(it->second.sent);
+    meanRoundTrip =
+        meanRoundTrip > 0 ? 0.8 * meanRoundTrip + 0.2 * roundTrip : roundTrip;
     Done done = std::move(it->second.done);
     jobs.erase(it);
     double before = threadCpuSeconds();
@@ -177,6 +186,7 @@ void Coordinator::dispatch() {
       }
       queue.pop_front();
       pending.rank = static_cast<int>(r);
+      pending.sent = SteadyClock::now();
       if (rank.holding.empty())
         rank.lastHeard = SteadyClock::now(); // silence counts from here
       rank.holding.push_back(id);
@@ -270,7 +280,9 @@ llvm::json::Value Coordinator::stats() const {
       {"rank0_cpu_s", cpu},
       {"rank0_waiting_share",
        window > 0 ? std::max(0.0, 1 - cpu / window) : 0.0},
-      {"rank0_dispatch_ms_per_evaluation", dispatchCpu * perEvaluation},
+      {"rank0_dispatch_ms_per_evaluation",
+       (dispatchCpu - pollingCpu) * perEvaluation},
+      {"rank0_polling_ms_per_evaluation", pollingCpu * perEvaluation},
       {"rank0_search_ms_per_evaluation",
        std::max(0.0, cpu - dispatchCpu) * perEvaluation},
   };

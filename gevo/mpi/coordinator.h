@@ -57,6 +57,7 @@ private:
     Done done;
     std::string text;
     int rank = -1;
+    SteadyClock::time_point sent;
   };
 
   bool poll();
@@ -80,7 +81,11 @@ private:
   double cpuAtFirstJob = 0, cpuAtLastResult = 0;
   bool anyJob = false;
   double dispatchCpu = 0; // in submit() and wait(), results' callbacks not
+  double pollingCpu = 0;  // of that, in polls that found nothing
   double callbackCpu = 0; // in the callbacks: the search's bookkeeping
+  /// Mean seconds from handing a job out to its result: polls that find
+  /// nothing back off up to 1% of it (2..20 ms).
+  double meanRoundTrip = 0;
   int64_t evaluations = 0, requeued = 0, handedBack = 0;
 };
 

@@ -4,6 +4,11 @@
 
 #include <mpi.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
 #include "absl/strings/str_cat.h"
 #include "gevo/mpi/channel.h"
 #include "gevo/mpi/coordinator.h"
@@ -13,6 +18,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 namespace gevo {
+namespace {
+
+/// How long MPI_Finalize may take before the process ends without it.
+constexpr int kFinalizeSeconds = 10;
+
+} // namespace
 
 absl::StatusOr<std::unique_ptr<MpiSearchJob>>
 MpiSearchJob::start(int *argc, char ***argv, double rankTimeoutSeconds) {
@@ -31,6 +42,21 @@ MpiSearchJob::start(int *argc, char ***argv, double rankTimeoutSeconds) {
 MpiSearchJob::~MpiSearchJob() {
   if (searches() && !finished)
     (void)finish("");
+  // Open MPI 4's MPI_Finalize waits on a fence over every process of the
+  // job; after a rank was lost that fence may never complete. All the work
+  // is written by now: if finalizing takes longer than kFinalizeSeconds,
+  // end the process as it would have ended.
+  std::fflush(nullptr);
+  llvm::outs().flush();
+  llvm::errs().flush();
+  std::thread([rank = rankId] {
+    std::this_thread::sleep_for(std::chrono::seconds(kFinalizeSeconds));
+    std::fprintf(stderr,
+                 "gevo-search rank %d: MPI_Finalize did not return in %d s "
+                 "(a rank was lost?); ending without it\n",
+                 rank, kFinalizeSeconds);
+    std::_Exit(0);
+  }).detach();
   MPI_Finalize();
 }
 

@@ -1,0 +1,85 @@
+//===- md_scale_out_section.cc - Evaluation over MPI ranks ----------------===//
+//
+// Scale-out over Open MPI ranks, with a projection to 64 and 1024 cores: a
+// section of BENCHMARKS.md (see benchmarks_md.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include <optional>
+#include <sstream>
+
+#include "absl/strings/str_format.h"
+#include "gevo/bench/benchmarks_md.h"
+#include "llvm/Support/JSON.h"
+
+namespace gevo::bench_md {
+
+using llvm::json::Object;
+
+void scaleOut(std::ostringstream &md) {
+  md << "## 6. Scale-out over MPI ranks (goal: 2 evaluating ranks at least "
+        "1.7x one, rank 0 under 1 ms per evaluation)\n\n`bazel run "
+        "//gevo/bench:scale_out -- --json=bench-results/scale_out.json`\n\n";
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, "scale_out.json", v);
+  if (!o)
+    return;
+  md << absl::StrFormat(
+      "The same search (`--backend=mpi`, %s workload, static_cost and error, "
+      "seed 1, population %d, %d generations) as an `mpirun` job on this "
+      "machine. Evaluations/s over the window from the first variant handed "
+      "out to the last result; rank 0's waiting share is the part of that "
+      "window it was off its CPU; its CPU per evaluation is split into "
+      "handing out (MPI, patch text, JSON), polling for results that had "
+      "not come yet (idle CPU, not on the critical path), and the search "
+      "itself (variation, building and keying each variant, history and "
+      "checkpoint files), which the evaluating ranks wait for between "
+      "generations:\n\n| evaluating ranks x workers | evaluations/s | rank 0 "
+      "waiting | rank 0 dispatch ms/eval | polling ms/eval | search ms/eval "
+      "|\n"
+      "|---|---|---|---|---|---|\n",
+      str(o, "workload"), int(num(o, "population")),
+      int(num(o, "generations")));
+  if (const llvm::json::Array *rows = o->getArray("setups"))
+    for (const llvm::json::Value &r : *rows) {
+      const Object *row = r.getAsObject();
+      md << absl::StrFormat("| %d x %d | %.2f | %.0f%% | %.3f | %.3f | %.2f "
+                            "|\n",
+                            int(num(row, "ranks")), int(num(row, "workers")),
+                            num(row, "evaluations_per_s"),
+                            100 * num(row, "rank0_waiting_share"),
+                            num(row, "rank0_dispatch_ms_per_evaluation"),
+                            num(row, "rank0_polling_ms_per_evaluation"),
+                            num(row, "rank0_search_ms_per_evaluation"));
+    }
+  md << absl::StrFormat(
+      "\n2 evaluating ranks: **%.2fx** one rank's evaluations/s.\n\n",
+      num(o, "speedup_2_ranks"));
+  md << absl::StrFormat(
+      "Projection (paper on paper, from the 1- and 2-rank rows): a "
+      "generation costs rank 0 %.2f ms of serial work per individual "
+      "(search and dispatch) plus one evaluation (%.3f s) per round of C "
+      "variants on C cores, with the population grown to the cores. Rank "
+      "0's serial work equals the evaluations' time at about **%.0f "
+      "cores**; past that, more cores add little:\n\n| cores | population "
+      "| evaluations/s | rank 0's share of a generation |\n|---|---|---|---|"
+      "\n",
+      num(o, "rank0_serial_ms_per_evaluation"), num(o, "evaluation_s"),
+      num(o, "bottleneck_cores"));
+  if (const llvm::json::Array *rows = o->getArray("projection"))
+    for (const llvm::json::Value &r : *rows) {
+      const Object *row = r.getAsObject();
+      md << absl::StrFormat("| %d | %d | %.1f | %.0f%% |\n",
+                            int(num(row, "cores")), int(num(row, "population")),
+                            num(row, "evaluations_per_s"),
+                            100 * num(row, "rank0_share"));
+    }
+  md << "\nPast the bottleneck rank 0 must do less per evaluation or stop "
+        "waiting for whole generations: build and key variants on the "
+        "evaluating ranks (rank 0 would only draw edit lists), a steady-state "
+        "NSGA-II that breeds a child whenever a result comes back instead of "
+        "a generation at a time, and beyond one search process an island "
+        "model (several rank-0 searches exchanging front members).\n\n";
+}
+
+} // namespace gevo::bench_md

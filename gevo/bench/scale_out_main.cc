@@ -1,0 +1,197 @@
+//===- scale_out_main.cc - Evaluations/s over 1, 2, 3 evaluating ranks ----===//
+//
+//   bazel run //gevo/bench:scale_out [-- --generations=3 --json=F]
+//
+// Runs the same deterministic search (static_cost, error; same seed) as an
+// mpirun job with 1, 2 and 3 evaluating ranks of one worker each, and with
+// 1 rank of 2 workers, and reads each run's mpi.json: evaluations per second
+// over the window from the first variant handed out to the last result,
+// the share of that window rank 0 spent waiting (not on its CPU), and rank
+// 0's CPU per evaluation, split into handing out (MPI, encoding) and the
+// search itself (variation, building and keying variants, files). From
+// these it projects evaluations/s to 64 and 1024 cores. Prints a row per
+// configuration, the 2-rank speed-up last, and writes JSON (--json).
+//
+//===----------------------------------------------------------------------===//
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gevo/bench/figures.h"
+#include "gevo/support/file_io.h"
+#include "gevo/support/tool_errors.h"
+#include "gevo/support/tool_paths.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
+
+namespace {
+
+namespace cl = llvm::cl;
+cl::OptionCategory category("scale_out benchmark options");
+cl::opt<std::string> workload("workload",
+                              cl::desc("Workload (default: digits training)"),
+                              cl::init(""), cl::cat(category));
+cl::opt<int> population("population", cl::desc("Individuals per generation"),
+                        cl::init(16), cl::cat(category));
+cl::opt<int> generations("generations", cl::desc("Generations per run"),
+                         cl::init(3), cl::cat(category));
+cl::opt<std::string> outDir("out", cl::desc("Where the runs go"),
+                            cl::init("/tmp/gevo-scale-out"), cl::cat(category));
+cl::opt<std::string> jsonPath("json",
+                              cl::desc("Figures file (default scale_out.json)"),
+                              cl::init("scale_out.json"), cl::cat(category));
+
+struct Setup {
+  int ranks;   // evaluating ranks
+  int workers; // per rank
+};
+
+/// Runs `args` (searched on PATH) to completion, its output discarded; its
+/// exit status.
+int runProgram(const std::vector<std::string> &args) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    std::vector<char *> argv;
+    for (const std::string &a : args)
+      argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// One configuration's mpi.json, or an error line.
+llvm::Expected<llvm::json::Value> runSetup(const std::string &search,
+                                           const std::string &workloadDir,
+                                           Setup setup) {
+  std::string dir =
+      absl::StrCat(outDir.getValue(), "/r", setup.ranks, "w", setup.workers);
+  runProgram({"rm", "-rf", dir});
+  runProgram({"mkdir", "-p", outDir.getValue()});
+  std::vector<std::string> args = {"mpirun", "--oversubscribe", "--bind-to",
+                                   "none"};
+  if (getuid() == 0)
+    args.push_back("--allow-run-as-root");
+  for (std::string a :
+       {std::string("-np"), std::to_string(setup.ranks + 1), search,
+        std::string("--backend=mpi"), "--workload=" + workloadDir,
+        std::string("--objectives=static_cost,error"), std::string("--seed=1"),
+        "--population=" + std::to_string(population.getValue()),
+        "--generations=" + std::to_string(generations.getValue()),
+        std::string("--budget=0"), std::string("--front-repeats=1"),
+        std::string("--front-limit=4"),
+        "--workers=" + std::to_string(setup.workers), std::string("--quiet"),
+        "--out=" + dir})
+    args.push_back(a);
+  int status = runProgram(args);
+  absl::StatusOr<std::string> text = gevo::readFile(dir + "/mpi.json", "");
+  if (status != 0 || !text.ok())
+    return llvm::createStringError(
+        absl::StrCat("mpirun exited ", status, "; no ", dir, "/mpi.json"));
+  return llvm::json::parse(*text);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "scale_out benchmark\n");
+  std::string search = gevo::findRunfile("gevo/gevo_search");
+  std::string workloadDir = workload.empty()
+                                ? gevo::findRunfile("testdata/digits_mlp_train")
+                                : gevo::resolveUserPath(workload);
+  if (runProgram({"sh", "-c", "command -v mpirun >/dev/null"}) != 0)
+    return gevo::reportBadInput(
+        "mpirun not found: run bazel/setup.sh (openmpi-bin)");
+  std::vector<Setup> setups = {{1, 1}, {2, 1}, {3, 1}, {1, 2}};
+  llvm::json::Array rows;
+  double oneRank = 0, twoRanks = 0, searchMs = 0, dispatchMs = 0;
+  std::printf("ranks x workers | evaluations/s | rank 0 waiting | rank 0 "
+              "dispatch ms/eval | polling ms/eval | search ms/eval\n");
+  for (Setup setup : setups) {
+    llvm::Expected<llvm::json::Value> stats =
+        runSetup(search, workloadDir, setup);
+    if (!stats)
+      return gevo::reportBadInput(llvm::toString(stats.takeError()));
+    const llvm::json::Object *o = stats->getAsObject();
+    auto num = [&](const char *key) {
+      return o ? o->getNumber(key).value_or(0) : 0.0;
+    };
+    double rate = num("evaluations_per_s");
+    if (setup.workers == 1 && setup.ranks == 1)
+      oneRank = rate;
+    if (setup.workers == 1 && setup.ranks == 2) {
+      twoRanks = rate;
+      searchMs = num("rank0_search_ms_per_evaluation");
+      dispatchMs = num("rank0_dispatch_ms_per_evaluation");
+    }
+    std::printf("%d x %d | %.2f | %.0f%% | %.3f | %.3f | %.2f\n", setup.ranks,
+                setup.workers, rate, 100 * num("rank0_waiting_share"),
+                num("rank0_dispatch_ms_per_evaluation"),
+                num("rank0_polling_ms_per_evaluation"),
+                num("rank0_search_ms_per_evaluation"));
+    rows.push_back(llvm::json::Object{
+        {"ranks", setup.ranks},
+        {"workers", setup.workers},
+        {"evaluations", num("evaluations")},
+        {"window_s", num("window_s")},
+        {"evaluations_per_s", rate},
+        {"rank0_waiting_share", num("rank0_waiting_share")},
+        {"rank0_dispatch_ms_per_evaluation",
+         num("rank0_dispatch_ms_per_evaluation")},
+        {"rank0_polling_ms_per_evaluation",
+         num("rank0_polling_ms_per_evaluation")},
+        {"rank0_search_ms_per_evaluation",
+         num("rank0_search_ms_per_evaluation")},
+    });
+  }
+  // Paper on paper: a generation is rank 0's serial work for each of its P
+  // individuals (search + dispatch) and then ceil(P / C) rounds of one
+  // evaluation (1 / one rank's rate) on C cores; the population grows with
+  // the cores (P = max(population, C)), so that every core has a variant.
+  double evaluationS = oneRank > 0 ? 1 / oneRank : 0;
+  double serialS = (searchMs + dispatchMs) / 1000;
+  llvm::json::Array projection;
+  for (int cores : {2, 64, 1024}) {
+    int p = std::max(population.getValue(), cores);
+    double generationS =
+        p * serialS + std::ceil(double(p) / cores) * evaluationS;
+    projection.push_back(llvm::json::Object{
+        {"cores", cores},
+        {"population", p},
+        {"evaluations_per_s", generationS > 0 ? p / generationS : 0.0},
+        {"rank0_share", generationS > 0 ? p * serialS / generationS : 0.0},
+    });
+  }
+  double speedup = oneRank > 0 ? twoRanks / oneRank : 0;
+  llvm::json::Object figures{
+      {"workload", workloadDir.substr(workloadDir.rfind('/') + 1)},
+      {"population", population.getValue()},
+      {"generations", generations.getValue()},
+      {"setups", std::move(rows)},
+      {"speedup_2_ranks", speedup},
+      {"evaluation_s", evaluationS},
+      {"rank0_serial_ms_per_evaluation", 1000 * serialS},
+      {"bottleneck_cores", serialS > 0 ? evaluationS / serialS : 0.0},
+      {"projection", std::move(projection)},
+  };
+  std::printf("2 evaluating ranks: %.2fx one rank's evaluations/s (target "
+              ">= 1.7x); rank 0 dispatch %.3f ms per evaluation (target < 1 "
+              "ms)\n",
+              speedup, dispatchMs);
+  absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
+  if (!written.ok())
+    return gevo::reportBadInput(std::string(written.message()));
+  return 0;
+}
