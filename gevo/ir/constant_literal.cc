@@ -6,31 +6,15 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/ir/numeric_types.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 
 namespace gevo {
-namespace {
-
-bool isScalar(mlir::Type type) { return type.isIntOrIndexOrFloat(); }
-
-bool isStaticTensor(mlir::Type type) {
-  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
-  return tensor && tensor.hasStaticShape() && isScalar(tensor.getElementType());
-}
-
-std::string printType(mlir::Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
-} // namespace
 
 bool canHoldConstant(mlir::Type type) {
-  return isScalar(type) || isStaticTensor(type);
+  return isNumericScalar(type) || isStaticNumericTensor(type);
 }
 
 std::optional<std::string> literalProblem(mlir::Type element,
@@ -47,11 +31,11 @@ std::optional<std::string> literalProblem(mlir::Type element,
                   llvm::APFloat::rmNearestTiesToEven, &lost);
     if (value.isInfinity())
       return absl::StrCat("'", literal, "' does not fit in ",
-                          printType(element));
+                          typeText(element));
     return std::nullopt;
   }
   if (!element.isIntOrIndex())
-    return absl::StrCat(printType(element), " cannot hold a constant");
+    return absl::StrCat(typeText(element), " cannot hold a constant");
   int64_t number;
   bool digitsOnly =
       !literal.empty() &&
@@ -60,7 +44,7 @@ std::optional<std::string> literalProblem(mlir::Type element,
       literal != "-";
   if (!digitsOnly || !absl::SimpleAtoi(literal, &number))
     return absl::StrCat("'", literal, "' is not an integer that fits in ",
-                        printType(element));
+                        typeText(element));
   unsigned width = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
   if (width < 64) {
     // Signless integers: accept the signed or the unsigned range.
@@ -68,7 +52,7 @@ std::optional<std::string> literalProblem(mlir::Type element,
     int64_t high = (int64_t(1) << width) - 1;
     if (number < low || number > high)
       return absl::StrCat("'", literal, "' does not fit in ",
-                          printType(element));
+                          typeText(element));
   }
   return std::nullopt;
 }
@@ -88,9 +72,9 @@ mlir::TypedAttr constantAttr(mlir::Type to, const std::string &literal) {
     (void)absl::SimpleAtoi(literal, &number); // checked above
     scalar = builder.getIntegerAttr(element, number);
   }
-  if (isScalar(to))
+  if (isNumericScalar(to))
     return scalar;
-  if (!isStaticTensor(to))
+  if (!isStaticNumericTensor(to))
     return nullptr;
   return mlir::DenseElementsAttr::get(llvm::cast<mlir::ShapedType>(to),
                                       mlir::Attribute(scalar));

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gevo/ir/constant_literal.h"
+#include "gevo/ir/numeric_types.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,24 +20,10 @@ namespace {
 
 using Kind = RepairStep::Kind;
 
-bool isScalar(mlir::Type type) { return type.isIntOrIndexOrFloat(); }
-
-bool isStaticTensor(mlir::Type type) {
-  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
-  return tensor && tensor.hasStaticShape() && isScalar(tensor.getElementType());
-}
-
-std::string printType(mlir::Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
 RepairStep castTo(mlir::Type element) {
   RepairStep step;
   step.kind = Kind::Cast;
-  step.type = printType(element);
+  step.type = typeText(element);
   return step;
 }
 
@@ -173,7 +160,7 @@ absl::StatusOr<mlir::Value> buildStep(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::Value value, size_t i,
                                       const RepairStep &step, mlir::Type to) {
   auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
-  bool staticTensor = isStaticTensor(value.getType());
+  bool staticTensor = isStaticNumericTensor(value.getType());
   switch (step.kind) {
   case Kind::Cast: {
     mlir::Type element;
@@ -185,10 +172,10 @@ absl::StatusOr<mlir::Value> buildStep(mlir::OpBuilder &b, mlir::Location loc,
       if (element && read != step.type.size())
         element = nullptr;
     }
-    if (!element || !isScalar(element))
+    if (!element || !isNumericScalar(element))
       return stepError(i, step,
                        absl::StrCat("'", step.type, "' is not a scalar type"));
-    if (!isScalar(value.getType()) && !staticTensor)
+    if (!isNumericScalar(value.getType()) && !staticTensor)
       return stepError(i, step, "the value is not a number or a tensor");
     return castElements(b, loc, value, element);
   }
@@ -241,7 +228,7 @@ absl::StatusOr<mlir::Value> buildStep(mlir::OpBuilder &b, mlir::Location loc,
         ->getResult(0);
   }
   case Kind::Splat:
-    if (!isScalar(value.getType()) || !isStaticTensor(to) ||
+    if (!isNumericScalar(value.getType()) || !isStaticNumericTensor(to) ||
         mlir::getElementTypeOrSelf(to) != value.getType())
       return stepError(i, step, "the value is not an element of the operand");
     return mlir::tensor::SplatOp::create(b, loc, to, value).getResult();
@@ -261,12 +248,12 @@ absl::StatusOr<mlir::Value> buildStep(mlir::OpBuilder &b, mlir::Location loc,
 std::optional<Repair> planRepair(mlir::Type from, mlir::Type to) {
   if (from == to)
     return Repair();
-  if (isScalar(from) && isScalar(to))
+  if (isNumericScalar(from) && isNumericScalar(to))
     return Repair{castTo(to)};
-  if (isStaticTensor(from) && isStaticTensor(to))
+  if (isStaticNumericTensor(from) && isStaticNumericTensor(to))
     return tensorPlan(llvm::cast<mlir::RankedTensorType>(from),
                       llvm::cast<mlir::RankedTensorType>(to));
-  if (isScalar(from) && isStaticTensor(to)) {
+  if (isNumericScalar(from) && isStaticNumericTensor(to)) {
     mlir::Type element = mlir::getElementTypeOrSelf(to);
     Repair steps;
     if (from != element)
@@ -274,7 +261,7 @@ std::optional<Repair> planRepair(mlir::Type from, mlir::Type to) {
     steps.push_back(withShape(Kind::Splat, {}));
     return steps;
   }
-  if (isStaticTensor(from) && isScalar(to)) {
+  if (isStaticNumericTensor(from) && isNumericScalar(to)) {
     auto tensor = llvm::cast<mlir::RankedTensorType>(from);
     if (tensor.getNumElements() == 0)
       return std::nullopt;
@@ -352,8 +339,8 @@ absl::StatusOr<mlir::Value> buildRepair(mlir::OpBuilder &builder,
   }
   if (value.getType() != to)
     return absl::InvalidArgumentError(
-        absl::StrCat("the repair gives ", printType(value.getType()),
-                     ", not the operand's ", printType(to)));
+        absl::StrCat("the repair gives ", typeText(value.getType()),
+                     ", not the operand's ", typeText(to)));
   return value;
 }
 
