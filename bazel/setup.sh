@@ -17,6 +17,8 @@ packages=(
   libpagmo-dev
   python3-numpy # the scaling bench's NumPy/OpenBLAS reference column
   libopenblas0-pthread
+  clang-22 # //replay/fuzz:fuzz_ci_test builds the fuzzer with --config=fuzz
+  libfuzzer-22-dev
 )
 
 missing=()
