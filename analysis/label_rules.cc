@@ -7,13 +7,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
+#include "replay/repair_syntax.h"
 
 namespace gevo {
 
@@ -86,7 +86,7 @@ std::optional<EffectLabel> scheduleRule(const EditView &view) {
 /// type.
 std::optional<EffectLabel> precisionRule(const EditView &view) {
   for (const ResolvedRewire &r : view.rewires)
-    if (r.rewire->repair.find("cast(") != std::string::npos && r.newValue &&
+    if (hasStep(r.rewire->repair, RepairStep::Kind::Cast) && r.newValue &&
         r.oldValue) {
       auto elementOf = [](mlir::Type t) {
         if (auto shaped = llvm::dyn_cast<mlir::ShapedType>(t))
@@ -105,7 +105,7 @@ std::optional<EffectLabel> precisionRule(const EditView &view) {
                        absl::StrCat("precision change: ", r.rewire->user.opName,
                                     " takes ", fromOs.str(), " values cast to ",
                                     toOs.str()),
-                       absl::StrCat("repair ", r.rewire->repair));
+                       absl::StrCat("repair ", printRepair(r.rewire->repair)));
     }
   return std::nullopt;
 }
@@ -129,21 +129,18 @@ std::optional<EffectLabel> pruningRule(const EditView &view) {
     std::optional<double> constant = newConstant(r);
     if (constant && *constant == 0) {
       pruned = total;
-    } else if (r.rewire->repair.find("pad(") != std::string::npos &&
-               r.newValue) {
+    } else if (hasStep(r.rewire->repair, RepairStep::Kind::Pad) && r.newValue) {
       auto valueType = llvm::dyn_cast<mlir::ShapedType>(r.newValue.getType());
       if (!valueType || !valueType.hasStaticShape())
         continue;
       std::vector<int64_t> shape(valueType.getShape().begin(),
                                  valueType.getShape().end());
-      for (absl::string_view step : absl::StrSplit(r.rewire->repair, "),")) {
-        if (absl::ConsumePrefix(&step, "crop("))
-          shape = parseShape(absl::StripSuffix(step, ")"));
-        else if (absl::ConsumePrefix(&step, "pad(")) {
-          std::vector<int64_t> padded =
-              parseShape(absl::StripSuffix(step, ")"));
-          pruned += elementsOf(padded) - elementsOf(shape);
-          shape = padded;
+      for (const RepairStep &step : r.rewire->repair) {
+        if (step.kind == RepairStep::Kind::Crop)
+          shape = step.shape;
+        else if (step.kind == RepairStep::Kind::Pad) {
+          pruned += elementsOf(step.shape) - elementsOf(shape);
+          shape = step.shape;
         }
       }
     }
@@ -163,8 +160,9 @@ std::optional<EffectLabel> pruningRule(const EditView &view) {
                         "no longer contribute (zeroed)",
                         pruned, total, what, r.rewire->operand,
                         r.rewire->user.opName),
-        r.rewire->repair.empty() ? "a zero constant takes their place"
-                                 : absl::StrCat("repair ", r.rewire->repair));
+        r.rewire->repair.empty()
+            ? "a zero constant takes their place"
+            : absl::StrCat("repair ", printRepair(r.rewire->repair)));
     label.pruned = pruned;
     label.total = total;
     return label;

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "analysis/labels.h"
 #include "analysis/roles.h"
 #include "gevo/ir/op_address.h"
@@ -66,8 +65,6 @@ std::optional<double> literalValue(const std::string &literal);
 std::optional<double> newConstant(const ResolvedRewire &r);
 bool isFloatScalar(mlir::Value value);
 int64_t elementsOf(llvm::ArrayRef<int64_t> shape);
-/// "32x10" -> {32, 10}.
-std::vector<int64_t> parseShape(absl::string_view text);
 /// "%g".
 std::string number(double v);
 

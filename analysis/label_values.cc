@@ -7,7 +7,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -77,16 +76,6 @@ int64_t elementsOf(llvm::ArrayRef<int64_t> shape) {
   for (int64_t d : shape)
     n *= d;
   return n;
-}
-
-std::vector<int64_t> parseShape(absl::string_view text) {
-  std::vector<int64_t> shape;
-  for (absl::string_view d : absl::StrSplit(text, 'x')) {
-    int64_t v;
-    if (absl::SimpleAtoi(d, &v))
-      shape.push_back(v);
-  }
-  return shape;
 }
 
 std::string number(double v) { return absl::StrFormat("%g", v); }

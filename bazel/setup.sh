@@ -20,6 +20,8 @@ packages=(
   libopenblas0-pthread
   libopenmpi-dev # --backend=mpi (gevo/mpi)
   openmpi-bin # mpirun, for the MPI backend's tests and benchmark
+  clang-22 # //replay/fuzz:fuzz_ci_test builds the fuzzer with --config=fuzz
+  libfuzzer-22-dev
 )
 
 missing=()

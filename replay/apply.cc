@@ -8,6 +8,7 @@
 #include "gevo/ir/op_address.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "replay/repair_syntax.h"
 
 namespace gevo {
 
@@ -65,14 +66,22 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
     EditOutcome outcome;
     absl::Status status = applyEdit(target, entry.edit, &outcome, maxFuzz);
     if (!status.ok()) {
+      std::string message(status.message());
+      if (outcome.repairMismatch)
+        message = absl::StrCat(outcome.repairMismatch->where,
+                               ": the repair needed is '",
+                               printRepair(outcome.repairMismatch->needed),
+                               "' but the edit recorded '",
+                               printRepair(outcome.repairMismatch->recorded),
+                               "' (a type changed since the patch was made)");
       std::string where =
           absl::StrCat(patchName, ":", entry.line, ": error: edit ", number,
                        " (", toString(entry.edit.kind), " ",
-                       toString(entry.edit.target), "): ", status.message());
+                       toString(entry.edit.target), "): ", message);
       if (onMismatch == OnMismatch::Error)
         return absl::Status(status.code(), where);
       result.fate = EditResult::Fate::Skipped;
-      result.reason = std::string(status.message());
+      result.reason = message;
       report.edits.push_back(result);
       continue;
     }

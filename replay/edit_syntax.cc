@@ -10,6 +10,7 @@
 #include "gevo/ir/escape.h"
 #include "gevo/support/status_macros.h"
 #include "replay/patch.h"
+#include "replay/repair_syntax.h"
 
 namespace gevo {
 
@@ -194,13 +195,7 @@ absl::StatusOr<Rewire> LineParser::rewire() {
   GEVO_RETURN_IF_ERROR(expect("<-"));
   GEVO_ASSIGN_OR_RETURN(rewire.value, valueRef());
   if (consume("via")) {
-    skipSpaces();
-    size_t start = pos;
-    while (pos < line.size() && line[pos] != ' ' && line[pos] != ';')
-      ++pos;
-    rewire.repair = line.substr(start, pos - start);
-    if (rewire.repair.empty())
-      return error("repair steps after 'via'");
+    GEVO_ASSIGN_OR_RETURN(rewire.repair, repair());
   }
   return rewire;
 }
@@ -293,7 +288,7 @@ std::string printEdit(const Edit &edit) {
                     rewire.userIsNew ? "new" : toString(rewire.user), "[",
                     rewire.operand, "] <- ", toString(rewire.value));
     if (!rewire.repair.empty())
-      absl::StrAppend(&text, " via ", rewire.repair);
+      absl::StrAppend(&text, " via ", printRepair(rewire.repair));
   }
   return text;
 }

@@ -9,7 +9,9 @@
 #ifndef REPLAY_EDIT_SYNTAX_H
 #define REPLAY_EDIT_SYNTAX_H
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "gevo/ir/edit.h"
@@ -38,6 +40,13 @@ public:
   absl::StatusOr<Selection> selection();
   absl::StatusOr<OpRef> opRef();
   absl::StatusOr<ValueRef> valueRef();
+  /// Repair steps after `via` (repair_syntax.cc): `cast(f32),crop(4x6)`.
+  absl::StatusOr<Repair> repair();
+  absl::StatusOr<RepairStep> repairStep();
+  /// A crop's `AxB[ at OxP][ step SxT]` after `crop(`.
+  absl::Status cropBody(RepairStep &step);
+  /// `AxBxC` or `scalar`.
+  absl::StatusOr<std::vector<int64_t>> dims();
   absl::StatusOr<Rewire> rewire();
   /// A whole edit line.
   absl::StatusOr<Edit> edit();

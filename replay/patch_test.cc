@@ -53,7 +53,10 @@ TEST(PatchTest, PrintOfParseIsIdentity) {
   EXPECT_EQ(del.rewires[0].value.kind, ValueRef::Kind::Constant);
   EXPECT_EQ(del.rewires[0].value.literal, "-2.5e-3");
   EXPECT_EQ(del.rewires[1].value.kind, ValueRef::Kind::FunctionArg);
-  EXPECT_EQ(del.rewires[1].repair, "extract,cast(f32)");
+  ASSERT_EQ(del.rewires[1].repair.size(), 2u);
+  EXPECT_EQ(del.rewires[1].repair[0].kind, RepairStep::Kind::Extract);
+  EXPECT_EQ(del.rewires[1].repair[1].kind, RepairStep::Kind::Cast);
+  EXPECT_EQ(del.rewires[1].repair[1].type, "f32");
   const Edit &copy = edits[2];
   EXPECT_TRUE(copy.rewires[0].userIsNew);
   EXPECT_EQ(copy.rewires[0].value.kind, ValueRef::Kind::RegionArg);

@@ -3,7 +3,7 @@
 #include "gevo/ir/apply_edit.h"
 
 #include "absl/strings/str_cat.h"
-#include "gevo/ir/escape.h"
+#include "gevo/ir/constant_literal.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/repair.h"
 #include "gevo/ir/shrink.h"
@@ -161,18 +161,23 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
         return absl::InvalidArgumentError(
             absl::StrCat(where, ": no constant of the operand's type"));
     }
-    std::optional<std::string> plan = planRepair(value.getType(), operandType);
+    std::optional<Repair> plan = planRepair(value.getType(), operandType);
     if (!plan)
       return absl::InvalidArgumentError(
           absl::StrCat(where, ": no repair turns the value into the operand's "
                               "type"));
-    if (*plan != rewire.repair)
+    if (!fitsPlan(rewire.repair, *plan)) {
+      out.repairMismatch = {where, *plan, rewire.repair};
       return absl::FailedPreconditionError(absl::StrCat(
-          where, ": the repair needed is '", *plan, "' but the edit recorded '",
-          escapeForMessage(rewire.repair),
-          "' (a type changed since the patch was made)"));
-    user->setOperand(rewire.operand,
-                     buildRepair(builder, user->getLoc(), value, operandType));
+          where, ": the recorded repair is not the one the types need (a type "
+                 "changed since the patch was made)"));
+    }
+    absl::StatusOr<mlir::Value> repaired =
+        buildRepair(builder, user->getLoc(), value, rewire.repair, operandType);
+    if (!repaired.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": ", repaired.status().message()));
+    user->setOperand(rewire.operand, *repaired);
   }
 
   if (edit.kind == EditKind::Delete || edit.kind == EditKind::Replace) {

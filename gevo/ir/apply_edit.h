@@ -8,6 +8,9 @@
 #ifndef GEVO_IR_APPLY_EDIT_H
 #define GEVO_IR_APPLY_EDIT_H
 
+#include <optional>
+#include <string>
+
 #include "absl/status/status.h"
 #include "gevo/ir/edit.h"
 
@@ -21,6 +24,14 @@ namespace gevo {
 struct EditOutcome {
   /// Largest ordinal distance needed to re-anchor any address of the edit.
   int fuzz = 0;
+  /// Set when applyEdit failed because a recorded repair no longer fits the
+  /// types (replay/ prints both repairs in its message).
+  struct RepairMismatch {
+    std::string where; // "<user address>[<operand>]" or "new[<operand>]"
+    Repair needed;
+    Repair recorded;
+  };
+  std::optional<RepairMismatch> repairMismatch;
 };
 
 /// Applies `edit` to `module` in place. On error the module may be partly

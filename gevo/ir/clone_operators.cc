@@ -87,7 +87,7 @@ absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit) {
     rewire.value.kind = ValueRef::Kind::NewResult;
     rewire.value.index = 0;
     rewire.repair =
-        *planRepair(result.getType(), user->getOperand(operand).getType());
+        drawRepair(result.getType(), user->getOperand(operand).getType(), rng);
     edit.rewires.push_back(rewire);
   } else {
     // The replaced op's uses take the clone's results where types allow,
@@ -109,8 +109,8 @@ absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit) {
           rewire.value.kind = ValueRef::Kind::NewResult;
           rewire.value.index = pick(fitting, rng);
           rewire.repair =
-              *planRepair(source->getResult(rewire.value.index).getType(),
-                          result.getType());
+              drawRepair(source->getResult(rewire.value.index).getType(),
+                         result.getType(), rng);
         } else {
           GEVO_RETURN_IF_ERROR(
               visible.choose(use.getOwner(), result.getType(), rng, rewire));

@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gevo/ir/repair_step.h"
+
 namespace gevo {
 
 /// How far (in ordinals) an address may re-anchor to an op with its
@@ -68,9 +70,9 @@ struct Rewire {
   bool userIsNew = false;
   int operand = 0;
   ValueRef value;
-  /// Conversion steps from the value's type to the operand's, as text
-  /// ("crop(32x10)", "cast(f32)", ...); empty when the types already match.
-  std::string repair;
+  /// Conversion steps from the value's type to the operand's (repair_step.h);
+  /// empty when the types already match.
+  Repair repair;
 
   bool operator==(const Rewire &other) const {
     return user == other.user && userIsNew == other.userIsNew &&

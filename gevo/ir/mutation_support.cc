@@ -3,6 +3,7 @@
 #include "gevo/ir/mutation_support.h"
 
 #include "absl/strings/str_cat.h"
+#include "gevo/ir/constant_literal.h"
 #include "gevo/ir/repair.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,6 +64,14 @@ visibleValues(const AddressIndex &index, mlir::Operation *at,
   return out;
 }
 
+Repair drawRepair(mlir::Type from, mlir::Type to, Rng &rng) {
+  Repair repair = *planRepair(from, to);
+  varyCrops(repair, from, [&](size_t count) {
+    return std::uniform_int_distribution<size_t>(0, count - 1)(rng);
+  });
+  return repair;
+}
+
 absl::Status chooseValue(const AddressIndex &index,
                          const std::vector<mlir::Value> &visible,
                          mlir::Type type, mlir::Value avoid, Rng &rng,
@@ -106,7 +115,7 @@ absl::Status chooseAmong(const AddressIndex &index, size_t sameCount,
   if (repairableCount > 0 && chance(0.85, rng)) {
     mlir::Value value = repairableAt(draw(repairableCount));
     rewire.value = *index.refOf(value);
-    rewire.repair = *planRepair(value.getType(), type);
+    rewire.repair = drawRepair(value.getType(), type, rng);
     return absl::OkStatus();
   }
   if (canHoldConstant(type)) {

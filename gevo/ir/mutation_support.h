@@ -68,6 +68,10 @@ std::vector<mlir::Value>
 visibleValues(const AddressIndex &index, mlir::Operation *at,
               llvm::function_ref<bool(mlir::Value)> excluded);
 
+/// The repair a mutation records from `from` to `to` (which must repair):
+/// the plan, with each crop's block drawn (varyCrops in repair.h).
+Repair drawRepair(mlir::Type from, mlir::Type to, Rng &rng);
+
 /// Chooses a value for an operand of `type` other than `avoid`: the same type
 /// when possible, else one that repairs, else a constant. Fills the rewire's
 /// value and repair.

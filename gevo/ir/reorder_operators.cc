@@ -3,7 +3,6 @@
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/mutation_support.h"
-#include "gevo/ir/repair.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

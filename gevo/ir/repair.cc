@@ -2,36 +2,36 @@
 
 #include "gevo/ir/repair.h"
 
-#include <cmath>
-
-#include "absl/strings/numbers.h"
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "gevo/ir/constant_literal.h"
+#include "gevo/ir/numeric_types.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
 
 namespace gevo {
 namespace {
 
-bool isScalar(mlir::Type type) { return type.isIntOrIndexOrFloat(); }
+using Kind = RepairStep::Kind;
 
-bool isStaticTensor(mlir::Type type) {
-  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
-  return tensor && tensor.hasStaticShape() && isScalar(tensor.getElementType());
+RepairStep castTo(mlir::Type element) {
+  RepairStep step;
+  step.kind = Kind::Cast;
+  step.type = typeText(element);
+  return step;
 }
 
-std::string printType(mlir::Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
-std::string shapeText(llvm::ArrayRef<int64_t> shape) {
-  return shape.empty() ? "scalar" : absl::StrJoin(shape, "x");
+RepairStep withShape(Kind kind, llvm::ArrayRef<int64_t> shape) {
+  RepairStep step;
+  step.kind = kind;
+  step.shape.assign(shape.begin(), shape.end());
+  return step;
 }
 
 /// Converts a scalar or tensor between element types with arith casts.
@@ -78,42 +78,26 @@ mlir::Value castElements(mlir::OpBuilder &b, mlir::Location loc,
   return value;
 }
 
-/// Walks the plan for tensor -> tensor; with a builder it also builds it.
-std::string tensorPlan(mlir::RankedTensorType from, mlir::RankedTensorType to,
-                       mlir::OpBuilder *b, mlir::Location loc,
-                       mlir::Value *value) {
-  std::vector<std::string> steps;
-  if (from.getElementType() != to.getElementType()) {
-    steps.push_back(absl::StrCat("cast(", printType(to.getElementType()), ")"));
-    if (b)
-      *value = castElements(*b, loc, *value, to.getElementType());
-  }
+/// The plan for static tensor -> static tensor: cast the elements, drop
+/// leading dims, crop what is too large, pad what is too small, broadcast
+/// up to the rank.
+Repair tensorPlan(mlir::RankedTensorType from, mlir::RankedTensorType to) {
+  Repair steps;
+  if (from.getElementType() != to.getElementType())
+    steps.push_back(castTo(to.getElementType()));
   llvm::SmallVector<int64_t> shape(from.getShape());
   int64_t rank = static_cast<int64_t>(shape.size());
   int64_t toRank = to.getRank();
-  mlir::Type element = to.getElementType();
   if (rank > toRank) {
-    // Keep the trailing dims; take index 0 of the leading ones.
-    int64_t drop = rank - toRank;
-    llvm::SmallVector<int64_t> kept(shape.begin() + drop, shape.end());
-    steps.push_back(absl::StrCat("drop(", drop, ")"));
-    if (b) {
-      llvm::SmallVector<int64_t> sizes(drop, 1);
-      sizes.append(kept.begin(), kept.end());
-      llvm::SmallVector<mlir::OpFoldResult> offsets(rank, b->getIndexAttr(0)),
-          strides(rank, b->getIndexAttr(1)), sizeAttrs;
-      for (int64_t size : sizes)
-        sizeAttrs.push_back(b->getIndexAttr(size));
-      auto type = mlir::RankedTensorType::get(kept, element);
-      *value = mlir::tensor::ExtractSliceOp::create(
-          *b, loc, type, *value, offsets, sizeAttrs, strides);
-    }
-    shape = kept;
+    RepairStep drop;
+    drop.kind = Kind::Drop;
+    drop.count = rank - toRank;
+    steps.push_back(drop);
+    shape.erase(shape.begin(), shape.begin() + drop.count);
     rank = toRank;
   }
-  // Match the trailing dims: crop what is too large, then pad what is small.
   llvm::ArrayRef<int64_t> trailing = to.getShape().take_back(rank);
-  llvm::SmallVector<int64_t> cropped(shape);
+  std::vector<int64_t> cropped(shape.begin(), shape.end());
   bool crop = false, pad = false;
   for (int64_t i = 0; i < rank; ++i) {
     if (shape[i] > trailing[i]) {
@@ -123,173 +107,241 @@ std::string tensorPlan(mlir::RankedTensorType from, mlir::RankedTensorType to,
     if (shape[i] < trailing[i])
       pad = true;
   }
-  if (crop) {
-    steps.push_back(absl::StrCat("crop(", shapeText(cropped), ")"));
-    if (b) {
-      llvm::SmallVector<mlir::OpFoldResult> offsets(rank, b->getIndexAttr(0)),
-          strides(rank, b->getIndexAttr(1)), sizes;
-      for (int64_t size : cropped)
-        sizes.push_back(b->getIndexAttr(size));
-      *value = mlir::tensor::ExtractSliceOp::create(
-          *b, loc, mlir::RankedTensorType::get(cropped, element), *value,
-          offsets, sizes, strides);
-    }
+  if (crop)
+    steps.push_back(RepairStep::prefixCrop(cropped));
+  if (pad)
+    steps.push_back(withShape(Kind::Pad, trailing));
+  if (rank < toRank)
+    steps.push_back(withShape(Kind::Broadcast, to.getShape()));
+  return steps;
+}
+
+absl::Status stepError(size_t i, const RepairStep &step,
+                       const std::string &why) {
+  static constexpr const char *kNames[] = {
+      "cast", "drop", "crop", "pad", "broadcast", "splat", "extract"};
+  return absl::InvalidArgumentError(
+      absl::StrCat("repair step ", i + 1, " (",
+                   kNames[static_cast<int>(step.kind)], "): ", why));
+}
+
+/// Builds a crop: an extract_slice of `shape` from `offsets` by `strides`,
+/// every index checked to lie inside the value.
+absl::StatusOr<mlir::Value> buildCrop(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value value, size_t i,
+                                      const RepairStep &step) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+  size_t rank = step.shape.size();
+  if (!tensor || static_cast<size_t>(tensor.getRank()) != rank ||
+      step.offsets.size() != rank || step.strides.size() != rank)
+    return stepError(i, step, "its rank is not the value's");
+  llvm::SmallVector<mlir::OpFoldResult> offsets, sizes, strides;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t size = step.shape[d], offset = step.offsets[d],
+            stride = step.strides[d], dim = tensor.getDimSize(d);
+    if (size < 1 || stride < 1 || offset < 0 || offset >= dim ||
+        (size - 1) > (dim - 1 - offset) / stride)
+      return stepError(i, step,
+                       absl::StrCat("dim ", d, " keeps ", size, " from ",
+                                    offset, " by ", stride, ", outside 0..",
+                                    dim - 1));
+    offsets.push_back(b.getIndexAttr(offset));
+    sizes.push_back(b.getIndexAttr(size));
+    strides.push_back(b.getIndexAttr(stride));
   }
-  if (pad) {
-    steps.push_back(absl::StrCat("pad(", shapeText(trailing), ")"));
-    if (b) {
-      llvm::SmallVector<mlir::OpFoldResult> low(rank, b->getIndexAttr(0)), high;
-      for (int64_t i = 0; i < rank; ++i)
-        high.push_back(b->getIndexAttr(trailing[i] - cropped[i]));
-      mlir::Value zero = buildConstant(*b, loc, element, "0");
-      *value = mlir::tensor::PadOp::create(
-          *b, loc, mlir::RankedTensorType::get(trailing, element), *value, low,
-          high, zero);
+  auto type = mlir::RankedTensorType::get(step.shape, tensor.getElementType());
+  return mlir::tensor::ExtractSliceOp::create(b, loc, type, value, offsets,
+                                              sizes, strides)
+      .getResult();
+}
+
+/// Builds one step of any kind but a crop.
+absl::StatusOr<mlir::Value> buildStep(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value value, size_t i,
+                                      const RepairStep &step, mlir::Type to) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+  bool staticTensor = isStaticNumericTensor(value.getType());
+  switch (step.kind) {
+  case Kind::Cast: {
+    mlir::Type element;
+    {
+      mlir::ScopedDiagnosticHandler quiet(
+          b.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+      size_t read = 0;
+      element = mlir::parseType(step.type, b.getContext(), &read);
+      if (element && read != step.type.size())
+        element = nullptr;
     }
+    if (!element || !isNumericScalar(element))
+      return stepError(i, step,
+                       absl::StrCat("'", step.type, "' is not a scalar type"));
+    if (!isNumericScalar(value.getType()) && !staticTensor)
+      return stepError(i, step, "the value is not a number or a tensor");
+    return castElements(b, loc, value, element);
   }
-  if (rank < toRank) {
-    steps.push_back(absl::StrCat("bcast(", shapeText(to.getShape()), ")"));
-    if (b) {
-      mlir::Value init =
-          mlir::tensor::EmptyOp::create(*b, loc, to.getShape(), element);
-      llvm::SmallVector<int64_t> dims;
-      for (int64_t i = 0; i < toRank - rank; ++i)
-        dims.push_back(i);
-      *value = mlir::linalg::BroadcastOp::create(*b, loc, *value, init, dims)
-                   ->getResult(0);
+  case Kind::Drop: {
+    if (!staticTensor || step.count < 1 || step.count > tensor.getRank())
+      return stepError(i, step, "the value has too few dims");
+    int64_t rank = tensor.getRank();
+    llvm::SmallVector<int64_t> kept(tensor.getShape().drop_front(step.count));
+    llvm::SmallVector<mlir::OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+        strides(rank, b.getIndexAttr(1)), sizes(step.count, b.getIndexAttr(1));
+    for (int64_t size : kept)
+      sizes.push_back(b.getIndexAttr(size));
+    auto type = mlir::RankedTensorType::get(kept, tensor.getElementType());
+    return mlir::tensor::ExtractSliceOp::create(b, loc, type, value, offsets,
+                                                sizes, strides)
+        .getResult();
+  }
+  case Kind::Crop:
+    return buildCrop(b, loc, value, i, step);
+  case Kind::Pad: {
+    int64_t rank = staticTensor ? tensor.getRank() : -1;
+    if (rank != static_cast<int64_t>(step.shape.size()))
+      return stepError(i, step, "its rank is not the value's");
+    llvm::SmallVector<mlir::OpFoldResult> low(rank, b.getIndexAttr(0)), high;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (step.shape[d] < tensor.getDimSize(d))
+        return stepError(i, step, absl::StrCat("dim ", d, " would shrink"));
+      high.push_back(b.getIndexAttr(step.shape[d] - tensor.getDimSize(d)));
     }
+    mlir::Type element = tensor.getElementType();
+    mlir::Value zero = buildConstant(b, loc, element, "0");
+    return mlir::tensor::PadOp::create(
+               b, loc, mlir::RankedTensorType::get(step.shape, element), value,
+               low, high, zero)
+        .getResult();
   }
-  return absl::StrJoin(steps, ",");
+  case Kind::Broadcast: {
+    int64_t rank = staticTensor ? tensor.getRank() : -1;
+    int64_t toRank = static_cast<int64_t>(step.shape.size());
+    if (rank < 0 || toRank <= rank ||
+        !llvm::equal(tensor.getShape(),
+                     llvm::ArrayRef<int64_t>(step.shape).take_back(rank)))
+      return stepError(i, step, "its trailing dims are not the value's");
+    mlir::Value init = mlir::tensor::EmptyOp::create(b, loc, step.shape,
+                                                     tensor.getElementType());
+    llvm::SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < toRank - rank; ++d)
+      dims.push_back(d);
+    return mlir::linalg::BroadcastOp::create(b, loc, value, init, dims)
+        ->getResult(0);
+  }
+  case Kind::Splat:
+    if (!isNumericScalar(value.getType()) || !isStaticNumericTensor(to) ||
+        mlir::getElementTypeOrSelf(to) != value.getType())
+      return stepError(i, step, "the value is not an element of the operand");
+    return mlir::tensor::SplatOp::create(b, loc, to, value).getResult();
+  case Kind::Extract: {
+    if (!staticTensor || tensor.getNumElements() == 0)
+      return stepError(i, step, "the value is not a non-empty tensor");
+    mlir::Value zero = mlir::arith::ConstantIndexOp::create(b, loc, 0);
+    llvm::SmallVector<mlir::Value> indices(tensor.getRank(), zero);
+    return mlir::tensor::ExtractOp::create(b, loc, value, indices).getResult();
+  }
+  }
+  return stepError(i, step, "unknown step");
 }
 
 } // namespace
 
-bool canHoldConstant(mlir::Type type) {
-  return isScalar(type) || isStaticTensor(type);
-}
-
-std::optional<std::string> planRepair(mlir::Type from, mlir::Type to) {
+std::optional<Repair> planRepair(mlir::Type from, mlir::Type to) {
   if (from == to)
-    return std::string();
-  if (isScalar(from) && isScalar(to))
-    return absl::StrCat("cast(", printType(to), ")");
-  if (isStaticTensor(from) && isStaticTensor(to))
+    return Repair();
+  if (isNumericScalar(from) && isNumericScalar(to))
+    return Repair{castTo(to)};
+  if (isStaticNumericTensor(from) && isStaticNumericTensor(to))
     return tensorPlan(llvm::cast<mlir::RankedTensorType>(from),
-                      llvm::cast<mlir::RankedTensorType>(to), nullptr,
-                      mlir::UnknownLoc::get(from.getContext()), nullptr);
-  if (isScalar(from) && isStaticTensor(to)) {
+                      llvm::cast<mlir::RankedTensorType>(to));
+  if (isNumericScalar(from) && isStaticNumericTensor(to)) {
     mlir::Type element = mlir::getElementTypeOrSelf(to);
-    return absl::StrCat(
-        from == element ? "" : absl::StrCat("cast(", printType(element), "),"),
-        "splat");
+    Repair steps;
+    if (from != element)
+      steps.push_back(castTo(element));
+    steps.push_back(withShape(Kind::Splat, {}));
+    return steps;
   }
-  if (isStaticTensor(from) && isScalar(to)) {
+  if (isStaticNumericTensor(from) && isNumericScalar(to)) {
     auto tensor = llvm::cast<mlir::RankedTensorType>(from);
     if (tensor.getNumElements() == 0)
       return std::nullopt;
-    return absl::StrCat("extract",
-                        tensor.getElementType() == to
-                            ? ""
-                            : absl::StrCat(",cast(", printType(to), ")"));
+    Repair steps{withShape(Kind::Extract, {})};
+    if (tensor.getElementType() != to)
+      steps.push_back(castTo(to));
+    return steps;
   }
   return std::nullopt;
 }
 
-mlir::Value buildRepair(mlir::OpBuilder &builder, mlir::Location loc,
-                        mlir::Value from, mlir::Type to) {
-  mlir::Type type = from.getType();
-  if (type == to)
-    return from;
-  if (isScalar(type) && isScalar(to))
-    return castElements(builder, loc, from, to);
-  if (isStaticTensor(type) && isStaticTensor(to)) {
-    mlir::Value value = from;
-    tensorPlan(llvm::cast<mlir::RankedTensorType>(type),
-               llvm::cast<mlir::RankedTensorType>(to), &builder, loc, &value);
-    return value;
+void varyCrops(Repair &repair, mlir::Type from,
+               llvm::function_ref<size_t(size_t)> draw) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(from);
+  if (!tensor)
+    return;
+  std::vector<int64_t> shape(tensor.getShape().begin(),
+                             tensor.getShape().end());
+  for (RepairStep &step : repair) {
+    if (step.kind == Kind::Drop &&
+        step.count <= static_cast<int64_t>(shape.size()))
+      shape.erase(shape.begin(), shape.begin() + step.count);
+    if (step.kind == Kind::Pad || step.kind == Kind::Broadcast)
+      shape = step.shape;
+    if (step.kind != Kind::Crop || step.shape.size() != shape.size())
+      continue;
+    // 0 prefix, 1 suffix, 2 every 2nd from 0, 3 every 2nd from 1: offered
+    // where every cropped dim has room for it.
+    bool fits[4] = {true, true, true, true};
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (step.shape[d] < shape[d]) {
+        fits[2] = fits[2] && 2 * step.shape[d] - 1 <= shape[d];
+        fits[3] = fits[3] && 2 * step.shape[d] <= shape[d];
+      }
+    std::vector<int> styles;
+    for (int style = 0; style < 4; ++style)
+      if (fits[style])
+        styles.push_back(style);
+    int style = styles[draw(styles.size())];
+    for (size_t d = 0; d < shape.size(); ++d) {
+      bool cropped = step.shape[d] < shape[d];
+      step.offsets[d] = !cropped || style == 0 || style == 2 ? 0
+                        : style == 1 ? shape[d] - step.shape[d]
+                                     : 1;
+      step.strides[d] = cropped && style >= 2 ? 2 : 1;
+    }
+    shape = step.shape;
   }
-  if (isScalar(type) && isStaticTensor(to)) {
-    mlir::Value scalar =
-        castElements(builder, loc, from, mlir::getElementTypeOrSelf(to));
-    return mlir::tensor::SplatOp::create(builder, loc, to, scalar);
-  }
-  auto tensor = llvm::cast<mlir::RankedTensorType>(type);
-  mlir::Value zero = mlir::arith::ConstantIndexOp::create(builder, loc, 0);
-  llvm::SmallVector<mlir::Value> indices(tensor.getRank(), zero);
-  mlir::Value element =
-      mlir::tensor::ExtractOp::create(builder, loc, from, indices);
-  return castElements(builder, loc, element, to);
 }
 
-std::optional<std::string> literalProblem(mlir::Type element,
-                                          const std::string &literal) {
-  if (auto floatType = llvm::dyn_cast<mlir::FloatType>(element)) {
-    double number;
-    if (!absl::SimpleAtod(literal, &number))
-      return absl::StrCat("'", literal, "' is not a number");
-    if (std::isnan(number) || std::isinf(number))
-      return absl::StrCat("'", literal, "' is not a finite number");
-    llvm::APFloat value(number);
-    bool lost = false;
-    value.convert(floatType.getFloatSemantics(),
-                  llvm::APFloat::rmNearestTiesToEven, &lost);
-    if (value.isInfinity())
-      return absl::StrCat("'", literal, "' does not fit in ",
-                          printType(element));
-    return std::nullopt;
+bool fitsPlan(const Repair &recorded, const Repair &plan) {
+  if (recorded.size() != plan.size())
+    return false;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    if (plan[i].kind == Kind::Crop) {
+      if (recorded[i].kind != Kind::Crop || recorded[i].shape != plan[i].shape)
+        return false;
+    } else if (recorded[i] != plan[i]) {
+      return false;
+    }
   }
-  if (!element.isIntOrIndex())
-    return absl::StrCat(printType(element), " cannot hold a constant");
-  int64_t number;
-  bool digitsOnly =
-      !literal.empty() &&
-      literal.find_first_not_of("0123456789", literal[0] == '-' ? 1 : 0) ==
-          std::string::npos &&
-      literal != "-";
-  if (!digitsOnly || !absl::SimpleAtoi(literal, &number))
-    return absl::StrCat("'", literal, "' is not an integer that fits in ",
-                        printType(element));
-  unsigned width = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
-  if (width < 64) {
-    // Signless integers: accept the signed or the unsigned range.
-    int64_t low = width == 1 ? 0 : -(int64_t(1) << (width - 1));
-    int64_t high = (int64_t(1) << width) - 1;
-    if (number < low || number > high)
-      return absl::StrCat("'", literal, "' does not fit in ",
-                          printType(element));
-  }
-  return std::nullopt;
+  return true;
 }
 
-mlir::TypedAttr constantAttr(mlir::Type to, const std::string &literal) {
-  mlir::Builder builder(to.getContext());
-  mlir::Type element = mlir::getElementTypeOrSelf(to);
-  if (literalProblem(element, literal))
-    return nullptr;
-  mlir::TypedAttr scalar;
-  if (auto floatType = llvm::dyn_cast<mlir::FloatType>(element)) {
-    double number = 0;
-    (void)absl::SimpleAtod(literal, &number); // checked above
-    scalar = builder.getFloatAttr(floatType, number);
-  } else {
-    int64_t number = 0;
-    (void)absl::SimpleAtoi(literal, &number); // checked above
-    scalar = builder.getIntegerAttr(element, number);
+absl::StatusOr<mlir::Value> buildRepair(mlir::OpBuilder &builder,
+                                        mlir::Location loc, mlir::Value from,
+                                        const Repair &steps, mlir::Type to) {
+  mlir::Value value = from;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    absl::StatusOr<mlir::Value> next =
+        buildStep(builder, loc, value, i, steps[i], to);
+    if (!next.ok())
+      return next.status();
+    value = *next;
   }
-  if (isScalar(to))
-    return scalar;
-  if (!isStaticTensor(to))
-    return nullptr;
-  return mlir::DenseElementsAttr::get(llvm::cast<mlir::ShapedType>(to),
-                                      mlir::Attribute(scalar));
-}
-
-mlir::Value buildConstant(mlir::OpBuilder &builder, mlir::Location loc,
-                          mlir::Type to, const std::string &literal) {
-  mlir::TypedAttr attr = constantAttr(to, literal);
-  if (!attr)
-    return nullptr;
-  return mlir::arith::ConstantOp::create(builder, loc, attr);
+  if (value.getType() != to)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the repair gives ", typeText(value.getType()),
+                     ", not the operand's ", typeText(to)));
+  return value;
 }
 
 } // namespace gevo

@@ -3,51 +3,51 @@
 // When an edit wires a value of one type into an operand of another, a short
 // chain of conversion ops makes it fit: arith casts (element type), a
 // rank-reducing tensor.extract_slice (drop leading dims), extract_slice
-// (crop), tensor.pad with zeros (grow), linalg.broadcast (add leading dims),
-// tensor.splat (scalar to tensor) and tensor.extract (tensor to scalar).
-// The plan is a function of the two types alone, written as text
-// ("cast(f32),crop(32x10)") and recorded in the edit, so replay checks it.
-// This is how evolution expresses pruning (a layer fed a cropped tensor).
+// (crop: a block from an offset, with a stride), tensor.pad with zeros
+// (grow), linalg.broadcast (add leading dims), tensor.splat (scalar to
+// tensor) and tensor.extract (tensor to scalar). The steps (repair_step.h)
+// follow from the two types, except where a crop's block starts and how far
+// apart its indices are: a mutation draws that, the edit records it, and
+// replay checks the rest against the plan. This is how evolution expresses
+// pruning (a layer fed a cropped tensor).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_IR_REPAIR_H
 #define GEVO_IR_REPAIR_H
 
+#include <cstddef>
 #include <optional>
-#include <string>
 
+#include "absl/status/statusor.h"
+#include "gevo/ir/repair_step.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace gevo {
 
-/// The repair steps from `from` to `to`: "" when equal, nullopt when no
-/// repair exists (dynamic shapes, non-numeric types, ...).
-std::optional<std::string> planRepair(mlir::Type from, mlir::Type to);
+/// The repair steps from `from` to `to`, every crop keeping the leading
+/// block: empty when equal, nullopt when no repair exists (dynamic shapes,
+/// non-numeric types, ...).
+std::optional<Repair> planRepair(mlir::Type from, mlir::Type to);
 
-/// Builds the repair at the builder's insertion point and returns the
-/// converted value; `from`'s type must have a plan.
-mlir::Value buildRepair(mlir::OpBuilder &builder, mlir::Location loc,
-                        mlir::Value from, mlir::Type to);
+/// Re-draws where each crop of `repair` (planned from `from`) takes its
+/// block: the prefix, the suffix, or every 2nd index from 0 or from 1, where
+/// that fits. `draw(n)` returns a uniform choice below `n`; it is called
+/// once per crop.
+void varyCrops(Repair &repair, mlir::Type from,
+               llvm::function_ref<size_t(size_t)> draw);
 
-/// A constant of type `to` (scalar, or a splat tensor) holding `literal`;
-/// nullptr when the type cannot hold a constant.
-mlir::Value buildConstant(mlir::OpBuilder &builder, mlir::Location loc,
-                          mlir::Type to, const std::string &literal);
+/// Whether `recorded` is `plan` up to where its crops take their blocks.
+bool fitsPlan(const Repair &recorded, const Repair &plan);
 
-/// Why `literal` cannot be a constant of element type `element` exactly (not
-/// a number, not finite, not an integer, out of range); nullopt when it can.
-/// Nothing is rounded or wrapped silently.
-std::optional<std::string> literalProblem(mlir::Type element,
-                                          const std::string &literal);
-
-/// The attribute buildConstant would use; null when the type cannot hold one
-/// or the literal has a problem (literalProblem).
-mlir::TypedAttr constantAttr(mlir::Type to, const std::string &literal);
-
-/// Whether buildConstant supports `type`.
-bool canHoldConstant(mlir::Type type);
+/// Builds `steps` at the builder's insertion point, turning `from` into a
+/// value of type `to`. Errors when a step does not fit the value it gets (a
+/// crop out of range, a cast to an unknown type, ...) or the last one does
+/// not give `to`.
+absl::StatusOr<mlir::Value> buildRepair(mlir::OpBuilder &builder,
+                                        mlir::Location loc, mlir::Value from,
+                                        const Repair &steps, mlir::Type to);
 
 } // namespace gevo
 

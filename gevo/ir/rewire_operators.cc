@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "gevo/ir/constant_literal.h"
 #include "gevo/ir/mutation_support.h"
-#include "gevo/ir/repair.h"
 #include "gevo/ir/visible_values.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -17,10 +17,9 @@
 #include "gevo/search/batch_evaluator.h"
 #include "gevo/search/checkpoint.h"
 #include "gevo/search/front_remeasure.h"
+#include "gevo/search/make_algorithm.h"
 #include "gevo/search/nsga2.h"
-#include "gevo/search/nsga2_search.h"
 #include "gevo/search/progress.h"
-#include "gevo/search/random_search.h"
 #include "gevo/search/search_outputs.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/status_macros.h"
@@ -34,30 +33,6 @@ namespace {
 
 using Clock = SteadyClock;
 using Rng = std::mt19937_64;
-
-AlgorithmSettings algorithmSettings(const SearchConfig &config) {
-  AlgorithmSettings settings;
-  settings.population = config.population;
-  settings.crossoverRate = config.crossoverRate;
-  settings.mutationRate = config.mutationRate;
-  settings.removeRate = config.removeRate;
-  settings.immigrantRate = config.immigrantRate;
-  settings.initialEdits = config.initialEdits;
-  settings.maxRandomEdits = config.maxRandomEdits;
-  return settings;
-}
-
-/// The algorithm `config.algorithm` names.
-std::unique_ptr<SearchAlgorithm> makeAlgorithm(const SearchConfig &config,
-                                               AlgorithmContext context) {
-  switch (config.algorithm) {
-  case Algorithm::Random:
-    return std::make_unique<RandomSearch>(context);
-  case Algorithm::Nsga2:
-    break;
-  }
-  return std::make_unique<Nsga2Search>(context);
-}
 
 /// Everything one run holds while it goes.
 class SearchRun {

@@ -1,0 +1,127 @@
+//===- every_patch_test.cc - Every patch in the repository still replays --===//
+//
+// For each .gevo file in the repository (golden patches, label fixtures, the
+// build-rule example, any under bench-results/): the text parses and prints
+// back byte for byte, and the patch replays onto the model its fingerprint
+// names (or fails as its `# ERROR:` lines say it must). The files come as
+// arguments (BUILD lists them); a .gevo file in the checkout that BUILD does
+// not list fails the test, so new patches cannot be forgotten.
+//
+//===----------------------------------------------------------------------===//
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gevo/ir/mlir_support.h"
+#include "gevo/ir/op_address.h"
+#include "gevo/support/file_io.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "replay/apply.h"
+#include "replay/patch.h"
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+std::vector<std::string> patchPaths, modelPaths;
+
+bool endsWith(const std::string &text, const std::string &suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+TEST(EveryPatchTest, ParsesPrintsByteForByteAndReplays) {
+  ASSERT_GT(patchPaths.size(), 30u) << "the patches were not passed";
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  std::map<std::string, mlir::OwningOpRef<mlir::ModuleOp>> models;
+  for (const std::string &path : modelPaths) {
+    absl::StatusOr<std::string> text = readFile(path, "file");
+    ASSERT_TRUE(text.ok()) << text.status();
+    auto module = parseModule(*context, *text, path);
+    ASSERT_TRUE(module.ok()) << module.status();
+    std::string key = modelFingerprint(**module);
+    models[key] = std::move(*module);
+  }
+  int replayed = 0, refused = 0;
+  for (const std::string &path : patchPaths) {
+    SCOPED_TRACE(path);
+    absl::StatusOr<std::string> text = readFile(path, "file");
+    ASSERT_TRUE(text.ok()) << text.status();
+    bool mustFail = text->find("\n# ERROR:") != std::string::npos;
+    absl::StatusOr<Patch> patch = parsePatch(*text, path);
+    if (!patch.ok()) {
+      // Only a patch that documents its own parse error may fail here.
+      EXPECT_TRUE(mustFail) << patch.status();
+      ++refused;
+      continue;
+    }
+    EXPECT_EQ(printPatch(*patch), *text);
+    auto model = models.find(patch->model);
+    ASSERT_NE(model, models.end())
+        << "no model with fingerprint " << patch->model << " among the inputs";
+    mlir::OwningOpRef<mlir::ModuleOp> work(model->second->clone());
+    absl::StatusOr<ApplyReport> report =
+        applyPatch(*work, *patch, path, OnMismatch::Error);
+    if (mustFail) {
+      EXPECT_FALSE(report.ok()) << "a patch with # ERROR: lines applied";
+      ++refused;
+    } else {
+      EXPECT_TRUE(report.ok()) << report.status();
+      ++replayed;
+    }
+  }
+  EXPECT_GT(replayed, 25);
+  std::cout << replayed << " patches replayed, " << refused
+            << " refused as they document\n";
+}
+
+TEST(EveryPatchTest, BuildListsEveryPatchInTheCheckout) {
+  // Runfiles are links into the checkout: follow one back to its root.
+  ASSERT_FALSE(patchPaths.empty());
+  std::filesystem::path first = patchPaths.front();
+  std::error_code error;
+  std::filesystem::path real = std::filesystem::canonical(first, error);
+  ASSERT_FALSE(error) << first;
+  std::filesystem::path root = real;
+  for (auto part = first.begin(); part != first.end(); ++part)
+    root = root.parent_path();
+  std::set<std::string> listed(patchPaths.begin(), patchPaths.end());
+  int seen = 0;
+  for (auto it = std::filesystem::recursive_directory_iterator(root);
+       it != std::filesystem::recursive_directory_iterator(); ++it) {
+    std::string name = it->path().filename().string();
+    if (it->is_directory() &&
+        (name.rfind("bazel-", 0) == 0 || name == ".git")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file() || !endsWith(name, ".gevo"))
+      continue;
+    ++seen;
+    std::string relative = std::filesystem::relative(it->path(), root).string();
+    EXPECT_TRUE(listed.count(relative))
+        << relative << " is not listed in //replay:every_patch_test";
+  }
+  EXPECT_GE(seen, static_cast<int>(patchPaths.size()));
+}
+
+} // namespace
+} // namespace gevo
+
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    std::string path = argv[i];
+    if (gevo::endsWith(path, ".gevo"))
+      gevo::patchPaths.push_back(path);
+    else if (gevo::endsWith(path, ".mlir"))
+      gevo::modelPaths.push_back(path);
+  }
+  return RUN_ALL_TESTS();
+}
