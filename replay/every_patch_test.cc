@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -92,12 +93,20 @@ TEST(EveryPatchTest, BuildListsEveryPatchInTheCheckout) {
   for (auto part = first.begin(); part != first.end(); ++part)
     root = root.parent_path();
   std::set<std::string> listed(patchPaths.begin(), patchPaths.end());
+  // Directories Bazel ignores are other workspaces (examples/client), whose
+  // own tests replay their patches.
+  std::set<std::string> ignored;
+  std::ifstream bazelIgnore(root / ".bazelignore");
+  for (std::string line; std::getline(bazelIgnore, line);)
+    if (!line.empty() && line[0] != '#')
+      ignored.insert(line);
   int seen = 0;
   for (auto it = std::filesystem::recursive_directory_iterator(root);
        it != std::filesystem::recursive_directory_iterator(); ++it) {
     std::string name = it->path().filename().string();
     if (it->is_directory() &&
-        (name.rfind("bazel-", 0) == 0 || name == ".git")) {
+        (name.rfind("bazel-", 0) == 0 || name == ".git" ||
+         ignored.count(std::filesystem::relative(it->path(), root).string()))) {
       it.disable_recursion_pending();
       continue;
     }
