@@ -25,8 +25,9 @@ void stress(std::ostringstream &md) {
   if (!o)
     return;
   md << absl::StrFormat(
-      "%d random edit lists (1..4 edits of every kind), half on each digits "
-      "workload, measured through the workbench's sandbox pool in %.0f s: "
+      "%d random edit lists (1..4 edits of every kind; the digits workloads "
+      "in turn, half each in a complete run), measured through the "
+      "workbench's sandbox pool in %.0f s: "
       "**%d parent crashes**, at most **%d children left** after a batch "
       "(zombies included), parent memory **%.1f MiB after the first batch, "
       "%.1f MiB at the end** (peak %.1f).\n\n| outcome | variants |\n|---|---|"
