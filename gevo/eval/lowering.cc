@@ -9,6 +9,7 @@
 #include "gevo/eval/cuda_pipeline.h"
 #include "gevo/eval/vector_schedule.h"
 #include "gevo/ir/mlir_support.h"
+#include "gevo/support/message_lines.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -107,11 +108,6 @@ absl::Status runToLLVMDialect(mlir::PassManager &pm, mlir::ModuleOp module,
   return absl::OkStatus();
 }
 
-/// The first line of a (possibly multi-line) message.
-std::string firstLineOf(absl::string_view text) {
-  return std::string(text.substr(0, text.find('\n')));
-}
-
 } // namespace
 
 absl::Status checkPipeline(mlir::MLIRContext &context,
@@ -161,7 +157,7 @@ absl::Status Lowering::run(mlir::ModuleOp module, LoweringNote *note) {
       runToLLVMDialect(*passManager, module, /*verifyAtEnd=*/true);
   if (status.ok())
     return status;
-  out.fallbackReason = firstLineOf(status.message());
+  out.fallbackReason = firstLine(status.message());
   if (out.fallbackReason.empty())
     out.fallbackReason = "the vector pipeline failed";
   out.loweredWith = kPlainPipelineName;

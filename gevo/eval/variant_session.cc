@@ -16,6 +16,7 @@
 #include "gevo/eval/static_cost.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
+#include "gevo/support/message_lines.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
 #include "mlir/IR/MLIRContext.h"
@@ -27,21 +28,6 @@ namespace gevo {
 namespace {
 
 using Clock = SteadyClock;
-
-/// The first line of a (possibly multi-line) message.
-std::string firstLine(absl::string_view text) {
-  return std::string(text.substr(0, text.find('\n')));
-}
-
-/// The last non-empty line a child wrote to stderr.
-std::string lastLine(const std::string &text) {
-  size_t end = text.find_last_not_of("\n ");
-  if (end == std::string::npos)
-    return "";
-  size_t start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1,
-                     end + 1 - (start == std::string::npos ? 0 : start + 1));
-}
 
 Measurement failed(Outcome outcome, std::string detail) {
   Measurement m;
