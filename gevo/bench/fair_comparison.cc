@@ -3,7 +3,6 @@
 #include "gevo/bench/fair_comparison.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 
 #include "gevo/search/nsga2.h"
@@ -54,17 +53,6 @@ int64_t evaluationsToTarget(const std::string &runDirectory,
       return evaluations;
   }
   return 0;
-}
-
-double medianOf(std::vector<double> values) {
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  if (n % 2)
-    return values[n / 2];
-  double a = values[n / 2 - 1], b = values[n / 2];
-  return std::isinf(b) ? b : (a + b) / 2;
 }
 
 } // namespace gevo

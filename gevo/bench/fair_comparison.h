@@ -48,9 +48,6 @@ int64_t evaluationsToTarget(const std::string &runDirectory,
                             double unmodifiedMs, double unmodifiedError,
                             double band);
 
-/// The median of `values` where +inf counts as larger than everything.
-double medianOf(std::vector<double> values);
-
 } // namespace gevo
 
 #endif // GEVO_BENCH_FAIR_COMPARISON_H

@@ -1,6 +1,7 @@
 //===- fair_comparison_test.cc - The search comparison's measure ----------===//
 
 #include "gevo/bench/fair_comparison.h"
+#include "gevo/eval/harness.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -49,11 +50,14 @@ TEST(EvaluationsToTargetTest, CountsRunVariantsUpToTheFirstThatBeatsIt) {
   EXPECT_EQ(evaluationsToTarget(dir, 10, 0.01, 0.1), 0); // never reached
 }
 
+// search_vs_random takes the median of hypervolume ratios, which are +inf
+// where random search found nothing in the region: gevo::median must order
+// them last and keep them.
 TEST(MedianOfTest, InfinityIsTheLargest) {
   double inf = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(medianOf({1, inf, 3}), 3);
-  EXPECT_EQ(medianOf({1, 2, 3, 4}), 2.5);
-  EXPECT_TRUE(std::isinf(medianOf({1, inf, inf, 3})));
+  EXPECT_EQ(median({1, inf, 3}), 3);
+  EXPECT_EQ(median({1, 2, 3, 4}), 2.5);
+  EXPECT_TRUE(std::isinf(median({1, inf, inf, 3})));
 }
 
 } // namespace

@@ -23,6 +23,7 @@
 #include "absl/strings/str_split.h"
 #include "gevo/bench/fair_comparison.h"
 #include "gevo/bench/figures.h"
+#include "gevo/eval/harness.h"
 #include "gevo/eval/workload.h"
 #include "gevo/search/search.h"
 #include "gevo/support/tool_errors.h"
@@ -222,7 +223,7 @@ int main(int argc, char **argv) {
           {"to_target_random", r},
           {"unmodified_remeasured_ratio", again.unmodified.runtimeRatio}});
     }
-    double median = gevo::medianOf(ratios);
+    double median = gevo::median(ratios);
     std::printf("%-20s median ratio %.3f over %d seeds; NSGA-II reached the "
                 "target in fewer evaluations in %d\n",
                 name.c_str(), median, seeds.getValue(), fewer);
