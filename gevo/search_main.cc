@@ -97,6 +97,14 @@ cl::opt<double> immigrantRate(
     cl::desc("Share of each generation's children drawn at random like "
              "random search's, instead of bred (default 0.25)"),
     cl::init(gevo::SearchConfig().immigrantRate), cl::cat(category));
+cl::opt<int> screen(
+    "screen",
+    cl::desc("NSGA-II breeds this many candidates per child slot; a "
+             "surrogate fitted on the run's own measurements (failure rates "
+             "per edit, nearest measured variant, static cost) picks the one "
+             "to compile and run, and surrogate.csv says how well it guessed. "
+             "1 turns the pre-screen off (default 3)"),
+    cl::init(gevo::SearchConfig().screen), cl::cat(category));
 cl::opt<double> maxErrorIncrease(
     "max-error-increase",
     cl::desc("NSGA-II ranks a variant whose validation error exceeds the "
@@ -286,6 +294,7 @@ int main(int argc, char **argv) {
     config.mutationRate = mutationRate;
     config.removeRate = removeRate;
     config.immigrantRate = immigrantRate;
+    config.screen = screen;
     config.maxErrorIncrease = maxErrorIncrease;
     config.initialEdits = initialEdits;
     config.maxRandomEdits = maxRandomEdits;
@@ -338,6 +347,8 @@ int main(int argc, char **argv) {
     config.workers = workers;
   if (config.population < 2)
     return gevo::reportBadInput("--population must be at least 2");
+  if (config.screen < 1)
+    return gevo::reportBadInput("--screen must be at least 1");
   if (config.crossoverRate < 0 || config.crossoverRate > 1 ||
       config.mutationRate < 0 || config.mutationRate > 1 ||
       config.removeRate < 0 || config.removeRate > 1 ||

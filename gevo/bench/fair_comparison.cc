@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "gevo/eval/harness.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/workbench/run_directory.h"
 
@@ -53,6 +54,44 @@ int64_t evaluationsToTarget(const std::string &runDirectory,
       return evaluations;
   }
   return 0;
+}
+
+ScreenSummary summarizeScreen(const std::string &runDirectory) {
+  CsvTable table = RunDirectory(runDirectory).readSurrogate();
+  ScreenSummary summary;
+  size_t screened = table.column("screened"),
+         failed = table.column("measured_failure"),
+         immigrants = table.column("immigrants"),
+         immigrantFailed = table.column("immigrant_failure");
+  if (std::max({screened, failed, immigrants, immigrantFailed}) >=
+      table.header.size())
+    return summary;
+  std::vector<size_t> rhoColumns;
+  for (size_t c = 0; c < table.header.size(); ++c)
+    if (table.header[c].rfind("spearman_", 0) == 0) {
+      rhoColumns.push_back(c);
+      summary.objectives.push_back(table.header[c].substr(9));
+    }
+  std::vector<std::vector<double>> rhos(rhoColumns.size());
+  double screenedCount = 0, screenedBad = 0, immigrantCount = 0,
+         immigrantBad = 0;
+  for (const std::vector<std::string> &row : table.rows) {
+    if (row.size() < table.header.size())
+      continue;
+    ++summary.generations;
+    double s = std::atof(row[screened].c_str()),
+           i = std::atof(row[immigrants].c_str());
+    screenedCount += s, immigrantCount += i;
+    screenedBad += s * std::atof(row[failed].c_str());
+    immigrantBad += i * std::atof(row[immigrantFailed].c_str());
+    for (size_t k = 0; k < rhoColumns.size(); ++k)
+      rhos[k].push_back(std::atof(row[rhoColumns[k]].c_str()));
+  }
+  for (std::vector<double> &values : rhos)
+    summary.medianSpearman.push_back(values.empty() ? 0 : median(values));
+  summary.screenedFailure = screenedCount ? screenedBad / screenedCount : 0;
+  summary.immigrantFailure = immigrantCount ? immigrantBad / immigrantCount : 0;
+  return summary;
 }
 
 } // namespace gevo

@@ -1,4 +1,5 @@
-//===- fair_comparison.h - Comparing two searches' fronts fairly -*- C++ -*-===//
+//===- fair_comparison.h - Comparing two searches' fronts fairly -*- C++
+//-*-===//
 //
 // What search_vs_random compares: fronts re-measured in one session against
 // the unmodified program (run-time ratios), their hypervolume in the region
@@ -47,6 +48,20 @@ bool beatsUnmodified(double runtimeMs, double error, double unmodifiedMs,
 int64_t evaluationsToTarget(const std::string &runDirectory,
                             double unmodifiedMs, double unmodifiedError,
                             double band);
+
+/// How NSGA-II's pre-screen did over a run (its surrogate.csv): the median
+/// over generations of each objective's rank correlation between predicted
+/// and measured values, and the share of screened children and of
+/// (unscreened) immigrants that failed or left the bounds, pooled.
+struct ScreenSummary {
+  int generations = 0;
+  std::vector<std::string> objectives;
+  std::vector<double> medianSpearman;
+  double screenedFailure = 0;
+  double immigrantFailure = 0;
+};
+/// Empty (0 generations) when the run had no pre-screen.
+ScreenSummary summarizeScreen(const std::string &runDirectory);
 
 } // namespace gevo
 

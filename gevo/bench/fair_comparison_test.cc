@@ -50,6 +50,26 @@ TEST(EvaluationsToTargetTest, CountsRunVariantsUpToTheFirstThatBeatsIt) {
   EXPECT_EQ(evaluationsToTarget(dir, 10, 0.01, 0.1), 0); // never reached
 }
 
+TEST(SummarizeScreenTest, MediansAndPooledFailureShares) {
+  std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/screen";
+  std::system(("mkdir -p " + dir).c_str());
+  EXPECT_EQ(summarizeScreen(dir).generations, 0); // no surrogate.csv
+  std::ofstream(dir + "/surrogate.csv")
+      << "generation,candidates,screened,predicted_failure,measured_failure,"
+         "immigrants,immigrant_failure,ranked,spearman_runtime,"
+         "spearman_error\n"
+         "1,30,10,0.2,0.1,4,0.5,9,0.9,0.1\n"
+         "2,30,10,0.2,0.3,4,0.25,7,0.7,0.5\n"
+         "3,36,12,0.1,0.0,2,1.0,12,0.8,0.3\n";
+  ScreenSummary summary = summarizeScreen(dir);
+  EXPECT_EQ(summary.generations, 3);
+  ASSERT_EQ(summary.objectives, (std::vector<std::string>{"runtime", "error"}));
+  EXPECT_DOUBLE_EQ(summary.medianSpearman[0], 0.8);
+  EXPECT_DOUBLE_EQ(summary.medianSpearman[1], 0.3);
+  EXPECT_DOUBLE_EQ(summary.screenedFailure, (1.0 + 3.0 + 0.0) / 32);
+  EXPECT_DOUBLE_EQ(summary.immigrantFailure, (2.0 + 1.0 + 2.0) / 10);
+}
+
 // search_vs_random takes the median of hypervolume ratios, which are +inf
 // where random search found nothing in the region: gevo::median must order
 // them last and keep them.

@@ -43,6 +43,49 @@ void throughput(std::ostringstream &md) {
       num(o, "search_run_ms"));
 }
 
+/// NSGA-II's pre-screen per seed, when the runs had one.
+void screenTable(std::ostringstream &md, const Object &o) {
+  const llvm::json::Array *runs = o.getArray("runs");
+  const llvm::json::Array *names = nullptr;
+  for (const llvm::json::Value &r : runs ? *runs : llvm::json::Array()) {
+    const Object *row = r.getAsObject();
+    if (row && num(row, "screen_generations") > 0)
+      names = row->getArray("screen_objectives");
+  }
+  if (!names)
+    return;
+  md << absl::StrFormat(
+      "NSGA-II's pre-screen (`--screen=%d`: that many candidates bred per "
+      "child slot, built in the search process, one run): per seed, the "
+      "median over generations of Spearman's rank correlation between the "
+      "surrogate's predictions and the measured values of the children it "
+      "chose, and the share of those children that failed or left the "
+      "bounds, beside the share of the generation's immigrants (random "
+      "lists, not screened).\n\n| workload | seed |",
+      int(num(&o, "screen")));
+  for (const llvm::json::Value &name : *names)
+    md << " rank correlation, " << name.getAsString().value_or("").str()
+       << " |";
+  md << " failed: screened | failed: immigrants |\n|---|---|";
+  for (size_t k = 0; k < names->size(); ++k)
+    md << "---|";
+  md << "---|---|\n";
+  for (const llvm::json::Value &r : *runs) {
+    const Object *row = r.getAsObject();
+    if (!row || num(row, "screen_generations") <= 0)
+      continue;
+    md << absl::StrFormat("| %s | %d |", str(row, "workload"),
+                          int(num(row, "seed")));
+    if (const llvm::json::Array *rho = row->getArray("screen_spearman"))
+      for (const llvm::json::Value &value : *rho)
+        md << absl::StrFormat(" %.2f |", value.getAsNumber().value_or(0));
+    md << absl::StrFormat(" %.0f%% | %.0f%% |\n",
+                          100 * num(row, "screened_failure"),
+                          100 * num(row, "immigrant_failure"));
+  }
+  md << "\n";
+}
+
 void searchVsRandom(std::ostringstream &md) {
   md << "## 2. NSGA-II vs random search (goal: at least 1.2x random's "
         "hypervolume, median over seeds, and fewer evaluations to target in "
@@ -84,12 +127,11 @@ void searchVsRandom(std::ostringstream &md) {
         "to target |\n|---|---|---|---|\n";
   for (const llvm::json::Value &w : *o->getArray("workloads")) {
     const Object *row = w.getAsObject();
-    md << absl::StrFormat("| %s | **%s** | %s - %s | %d of %d |\n",
-                          str(row, "workload"), ratioText(row, "median_ratio"),
-                          ratioText(row, "min_ratio"),
-                          ratioText(row, "max_ratio"),
-                          int(num(row, "seeds_fewer_to_target")),
-                          int(num(o, "seeds")));
+    md << absl::StrFormat(
+        "| %s | **%s** | %s - %s | %d of %d |\n", str(row, "workload"),
+        ratioText(row, "median_ratio"), ratioText(row, "min_ratio"),
+        ratioText(row, "max_ratio"), int(num(row, "seeds_fewer_to_target")),
+        int(num(o, "seeds")));
   }
   md << "\n| workload | seed | hv NSGA-II | hv random | ratio | points in "
         "region (NSGA-II / random) | evaluations to target (NSGA-II / "
@@ -108,6 +150,7 @@ void searchVsRandom(std::ostringstream &md) {
           num(row, "unmodified_remeasured_ratio"));
     }
   md << "\n";
+  screenTable(md, *o);
 }
 
 void minimizers(std::ostringstream &md) {

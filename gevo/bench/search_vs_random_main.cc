@@ -52,6 +52,10 @@ cl::opt<int> generations("generations",
                          cl::init(24), cl::cat(category));
 cl::opt<int> seeds("seeds", cl::desc("Seeds 1..N (default 5)"), cl::init(5),
                    cl::cat(category));
+cl::opt<int> screen("screen",
+                    cl::desc("NSGA-II's candidates per child slot for its "
+                             "pre-screen (default: the search's, 3; 1: off)"),
+                    cl::init(gevo::SearchConfig().screen), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<double> refRatio(
@@ -59,11 +63,11 @@ cl::opt<double> refRatio(
     cl::desc("Reference point's run-time ratio to the unmodified program "
              "(default 1.1)"),
     cl::init(1.1), cl::cat(category));
-cl::opt<double> refError(
-    "ref-error",
-    cl::desc("Reference point's validation error above the unmodified "
-             "program's (default 0.05)"),
-    cl::init(0.05), cl::cat(category));
+cl::opt<double>
+    refError("ref-error",
+             cl::desc("Reference point's validation error above the unmodified "
+                      "program's (default 0.05)"),
+             cl::init(0.05), cl::cat(category));
 cl::opt<double> band("band",
                      cl::desc("Run-time noise band for evaluations-to-target "
                               "(default 0.1: 10% faster or slower)"),
@@ -107,6 +111,7 @@ gevo::SearchConfig configFor(const std::string &workload, int algorithm,
   config.budgetSeconds = 0;
   config.seed = seed;
   config.workers = workers;
+  config.screen = screen;
   config.frontRepeats = 1; // the bench re-measures the fronts itself
   config.frontChildren = 1;
   config.frontLimit = 0;
@@ -140,8 +145,7 @@ int main(int argc, char **argv) {
        absl::StrSplit(workloads.getValue(), ',', absl::SkipEmpty())) {
     std::string workload = gevo::findRunfile(std::string(w));
     std::string name(w.substr(w.rfind('/') + 1));
-    absl::StatusOr<gevo::WorkloadSpec> spec =
-        gevo::loadWorkloadSpec(workload);
+    absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(workload);
     if (!spec.ok())
       return gevo::reportBadInput(std::string(spec.status().message()));
     gevo::SearchConfig defaults = configFor(workload, 0, 0, 0);
@@ -169,6 +173,7 @@ int main(int argc, char **argv) {
         runs[a].baselineMs = result->baseline.medianRunMs;
         runs[a].evaluations = result->counts.evaluations;
       }
+      gevo::ScreenSummary screen = gevo::summarizeScreen(runs[0].directory);
       // Both fronts in one batch, so the same moment's noise hits both.
       std::vector<std::vector<gevo::Edit>> lists = runs[0].front;
       lists.insert(lists.end(), runs[1].front.begin(), runs[1].front.end());
@@ -221,7 +226,12 @@ int main(int argc, char **argv) {
           {"evaluations_random", runs[1].evaluations},
           {"to_target_nsga2", n},
           {"to_target_random", r},
-          {"unmodified_remeasured_ratio", again.unmodified.runtimeRatio}});
+          {"unmodified_remeasured_ratio", again.unmodified.runtimeRatio},
+          {"screen_generations", screen.generations},
+          {"screen_objectives", llvm::json::Array(screen.objectives)},
+          {"screen_spearman", llvm::json::Array(screen.medianSpearman)},
+          {"screened_failure", screen.screenedFailure},
+          {"immigrant_failure", screen.immigrantFailure}});
     }
     double median = gevo::median(ratios);
     std::printf("%-20s median ratio %.3f over %d seeds; NSGA-II reached the "
@@ -244,6 +254,7 @@ int main(int argc, char **argv) {
                              {"band", band.getValue()},
                              {"pairs", pairs.getValue()},
                              {"children", children.getValue()},
+                             {"screen", screen.getValue()},
                              {"workloads", std::move(summaries)},
                              {"runs", std::move(rows)}};
   if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -27,6 +28,25 @@ class Variation;
 /// Measures `batch` in place as individuals of generation `generation`.
 using EvaluateBatch =
     std::function<void(std::vector<Individual> &batch, int generation)>;
+
+/// How well one generation's pre-screen guessed.
+struct ScreenReport {
+  int generation = 0;
+  /// Candidates bred and predicted, and of them the children run.
+  int candidates = 0;
+  int screened = 0;
+  /// Over the children run: the mean predicted chance of failing (or of
+  /// leaving the bounds) and the share that did; the same share for the
+  /// generation's immigrants (not screened), for comparison.
+  double predictedFailure = 0;
+  double measuredFailure = 0;
+  int immigrants = 0;
+  double immigrantFailure = 0;
+  /// Per objective: Spearman's rank correlation of predicted and measured
+  /// values over the children run that were ok, and how many those were.
+  std::vector<double> spearman;
+  int rankedChildren = 0;
+};
 
 class SearchAlgorithm {
 public:
@@ -45,6 +65,8 @@ public:
   operatorWeights(const std::vector<Individual> &population) const {
     return {};
   }
+  /// The last generation's pre-screen, when it had one.
+  virtual std::optional<ScreenReport> screenReport() const { return {}; }
 };
 
 /// What the algorithms read of a search's settings (SearchConfig's fields
@@ -60,6 +82,9 @@ struct AlgorithmSettings {
   /// Initial lists hold 1..initialEdits edits; random lists 1..maxRandomEdits.
   int initialEdits = 4;
   int maxRandomEdits = 4;
+  /// Candidates bred per child slot, of which a surrogate (surrogate.h)
+  /// picks the one to run; 1: every child bred is run.
+  int screen = 3;
 };
 
 /// What every algorithm is given: its settings, how to make and change edit
@@ -77,6 +102,11 @@ struct AlgorithmContext {
   /// yet (and, when so, remembers it as proposed); empty: not asked. NSGA-II
   /// mutates a child again rather than spend its slot on a repeat.
   std::function<bool(const std::vector<Edit> &edits)> isNew = {};
+  /// For the pre-screen: the static cost of the variant `edits` build
+  /// (computed without running it), and every variant measured so far, ok
+  /// or not, oldest first. Either empty: no pre-screen.
+  std::function<double(const std::vector<Edit> &edits)> staticCost = {};
+  std::function<std::vector<const Individual *>()> measured = {};
 };
 
 /// A fresh individual of 1..maxEdits random edits (as random search draws

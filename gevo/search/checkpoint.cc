@@ -94,11 +94,13 @@ llvm::json::Value measurementJson(const Measurement &m) {
 }
 
 std::string toJsonText(const Checkpoint &c) {
-  llvm::json::Array population, archive;
+  llvm::json::Array population, archive, failed;
   for (const Individual &individual : c.population)
     population.push_back(individualJson(individual));
   for (const Individual &individual : c.archive)
     archive.push_back(individualJson(individual));
+  for (const Individual &individual : c.failed)
+    failed.push_back(individualJson(individual));
   llvm::json::Object operators;
   for (const auto &[kind, stats] : c.operators)
     operators[toString(kind)] =
@@ -116,6 +118,7 @@ std::string toJsonText(const Checkpoint &c) {
       {"operators", std::move(operators)},
       {"population", std::move(population)},
       {"archive", std::move(archive)},
+      {"failed", std::move(failed)},
   };
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -151,7 +154,8 @@ absl::StatusOr<Checkpoint> parseCheckpoint(const std::string &text,
       out.failures = readOutcomeCounts(s->getObject("failures"));
     }
   for (auto [key, list] : {std::pair{"population", &c.population},
-                           std::pair{"archive", &c.archive}}) {
+                           std::pair{"archive", &c.archive},
+                           std::pair{"failed", &c.failed}}) {
     if (const llvm::json::Array *array = object->getArray(key))
       for (const llvm::json::Value &item : *array) {
         absl::StatusOr<Individual> individual = parseIndividual(item, name);

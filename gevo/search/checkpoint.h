@@ -36,6 +36,9 @@ struct Checkpoint {
   std::vector<Individual> population;
   /// Every distinct variant measured ok, in the order first seen.
   std::vector<Individual> archive;
+  /// Every distinct variant measured and failed, in the order first seen
+  /// (what the pre-screen learns failures from).
+  std::vector<Individual> failed;
   std::map<EditKind, OperatorStats> operators;
 };
 

@@ -16,6 +16,7 @@ AlgorithmSettings algorithmSettings(const SearchConfig &config) {
   settings.immigrantRate = config.immigrantRate;
   settings.initialEdits = config.initialEdits;
   settings.maxRandomEdits = config.maxRandomEdits;
+  settings.screen = config.screen;
   return settings;
 }
 

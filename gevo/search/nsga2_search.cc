@@ -107,7 +107,77 @@ std::vector<Individual> Nsga2Search::evolve(std::vector<Individual> population,
                                             const EvaluateBatch &evaluate) {
   std::vector<Individual> children = offspring(population);
   evaluate(children, generation);
+  scoreScreen(children, generation);
   return survivors(std::move(population), std::move(children));
+}
+
+std::vector<Individual> Nsga2Search::breed(const Individual &a,
+                                           const Individual &b,
+                                           const std::vector<double> &weights) {
+  const AlgorithmSettings &config = context.settings;
+  std::mt19937_64 &rng = context.rng;
+  std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits, b.edits};
+  if (chance(config.crossoverRate, rng))
+    lists = crossoverLists(a.edits, b.edits, rng);
+  std::vector<Individual> children;
+  for (std::vector<Edit> *list : {&lists.first, &lists.second}) {
+    Individual child;
+    child.edits = *list;
+    // A child that repeats a parent would only spend a slot on a cache
+    // hit: it is mutated then, whatever the mutation rate says.
+    bool repeatsParent = child.edits == a.edits || child.edits == b.edits;
+    if (repeatsParent || chance(config.mutationRate, rng)) {
+      std::vector<Edit> before = child.edits;
+      child.edits = context.variation.mutate(
+          before, repeatsParent ? 0.0 : config.removeRate, rng, weights);
+      if (child.edits.size() > before.size())
+        child.newestKind = child.edits.back().kind;
+    }
+    // A child that builds a variant measured before would only be a
+    // cache hit: mutate it again (a few times at most).
+    for (int tries = 0;
+         tries < kNoveltyTries && context.isNew && !context.isNew(child.edits);
+         ++tries) {
+      child.edits = context.variation.mutate(*list, 0.0, rng, weights);
+      if (child.edits.size() > list->size())
+        child.newestKind = child.edits.back().kind;
+    }
+    children.push_back(std::move(child));
+  }
+  return children;
+}
+
+std::vector<Individual> Nsga2Search::screen(std::vector<Individual> candidates,
+                                            size_t count) {
+  std::vector<Prediction> guesses;
+  for (const Individual &candidate : candidates)
+    guesses.push_back(surrogate.predict(candidate.edits,
+                                        context.staticCost(candidate.edits)));
+  candidatesBred += candidates.size();
+  // c beats b: likely to stay feasible where b is not; else predicted to
+  // dominate it; else clearly likelier to stay feasible.
+  auto beats = [&](size_t c, size_t b) {
+    bool cSafe = guesses[c].failure < 0.5, bSafe = guesses[b].failure < 0.5;
+    if (cSafe != bSafe)
+      return cSafe;
+    if (dominates(guesses[c].objectives, guesses[b].objectives))
+      return true;
+    if (dominates(guesses[b].objectives, guesses[c].objectives))
+      return false;
+    return guesses[c].failure < guesses[b].failure - 0.1;
+  };
+  std::vector<bool> taken(candidates.size(), false);
+  std::vector<Individual> chosen;
+  while (chosen.size() < count && chosen.size() < candidates.size()) {
+    size_t best = candidates.size();
+    for (size_t i = 0; i < candidates.size(); ++i)
+      if (!taken[i] && (best == candidates.size() || beats(i, best)))
+        best = i;
+    taken[best] = true;
+    predicted.push_back(guesses[best]);
+    chosen.push_back(std::move(candidates[best]));
+  }
+  return chosen;
 }
 
 std::vector<Individual>
@@ -124,40 +194,68 @@ Nsga2Search::offspring(const std::vector<Individual> &parents) {
       static_cast<int>(std::lround(immigrantRate * config.population));
   std::vector<double> weights = weightsFor(parents, ranking);
   std::vector<Individual> children = randomBatch(context, immigrants);
+  predicted.assign(children.size(), std::nullopt);
+  candidatesBred = 0;
+  bool screening = config.screen > 1 && context.staticCost && context.measured;
+  if (screening)
+    surrogate.fit(context.measured());
   while (static_cast<int>(children.size()) < config.population) {
+    size_t slots = std::min<size_t>(2, config.population - children.size());
     const Individual &a = parents[tournament(ranking, rng)];
     const Individual &b = parents[tournament(ranking, rng)];
-    std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits, b.edits};
-    if (chance(config.crossoverRate, rng))
-      lists = crossoverLists(a.edits, b.edits, rng);
-    for (std::vector<Edit> *list : {&lists.first, &lists.second}) {
-      if (static_cast<int>(children.size()) >= config.population)
-        break;
-      Individual child;
-      child.edits = *list;
-      // A child that repeats a parent would only spend a slot on a cache
-      // hit: it is mutated then, whatever the mutation rate says.
-      bool repeatsParent = child.edits == a.edits || child.edits == b.edits;
-      if (repeatsParent || chance(config.mutationRate, rng)) {
-        std::vector<Edit> before = child.edits;
-        child.edits = context.variation.mutate(
-            before, repeatsParent ? 0.0 : config.removeRate, rng, weights);
-        if (child.edits.size() > before.size())
-          child.newestKind = child.edits.back().kind;
-      }
-      // A child that builds a variant measured before would only be a
-      // cache hit: mutate it again (a few times at most).
-      for (int tries = 0; tries < kNoveltyTries && context.isNew &&
-                          !context.isNew(child.edits);
-           ++tries) {
-        child.edits = context.variation.mutate(*list, 0.0, rng, weights);
-        if (child.edits.size() > list->size())
-          child.newestKind = child.edits.back().kind;
-      }
-      children.push_back(std::move(child));
+    std::vector<Individual> pair = breed(a, b, weights);
+    if (screening) {
+      for (int round = 1; round < config.screen; ++round)
+        for (Individual &candidate : breed(a, b, weights))
+          pair.push_back(std::move(candidate));
+      pair = screen(std::move(pair), slots);
+    } else {
+      pair.resize(slots);
+      predicted.resize(predicted.size() + slots);
     }
+    for (Individual &child : pair)
+      children.push_back(std::move(child));
   }
   return children;
+}
+
+void Nsga2Search::scoreScreen(const std::vector<Individual> &children,
+                              int generation) {
+  if (candidatesBred == 0) {
+    report.reset();
+    return;
+  }
+  ScreenReport r;
+  r.generation = generation;
+  r.candidates = candidatesBred;
+  size_t n = context.objectives.size();
+  std::vector<std::vector<double>> guessed(n), measured(n);
+  for (size_t i = 0; i < children.size() && i < predicted.size(); ++i) {
+    bool bad = !ranked(children[i]);
+    if (!predicted[i]) {
+      ++r.immigrants;
+      r.immigrantFailure += bad;
+      continue;
+    }
+    ++r.screened;
+    r.predictedFailure += predicted[i]->failure;
+    r.measuredFailure += bad;
+    if (bad || predicted[i]->objectives.size() != n)
+      continue;
+    ++r.rankedChildren;
+    std::vector<double> values = objectivesOf(children[i]);
+    for (size_t k = 0; k < n; ++k) {
+      guessed[k].push_back(predicted[i]->objectives[k]);
+      measured[k].push_back(values[k]);
+    }
+  }
+  if (r.screened)
+    r.predictedFailure /= r.screened, r.measuredFailure /= r.screened;
+  if (r.immigrants)
+    r.immigrantFailure /= r.immigrants;
+  for (size_t k = 0; k < n; ++k)
+    r.spearman.push_back(spearman(guessed[k], measured[k]));
+  report = r;
 }
 
 std::vector<Individual>

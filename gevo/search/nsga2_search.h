@@ -12,14 +12,20 @@
 // its operator by adaptive weights (probability matching with a floor): an
 // operator's share follows how many edits of its kind the current first
 // front holds. The immigrant share halves once that front has three
-// members.
+// members. Each pair of parents is bred `screen` times and a surrogate
+// fitted on everything measured so far picks the two children to run
+// (surrogate.h): the likeliest to stay feasible, then the one it predicts
+// dominates; how well it guessed is screenReport()'s.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_NSGA2_SEARCH_H
 #define GEVO_SEARCH_NSGA2_SEARCH_H
 
+#include <optional>
+
 #include "gevo/search/algorithm.h"
 #include "gevo/search/nsga2.h"
+#include "gevo/search/surrogate.h"
 
 namespace gevo {
 
@@ -33,9 +39,19 @@ public:
                                  const EvaluateBatch &evaluate) override;
   std::vector<double>
   operatorWeights(const std::vector<Individual> &population) const override;
+  std::optional<ScreenReport> screenReport() const override { return report; }
 
 private:
   std::vector<Individual> offspring(const std::vector<Individual> &parents);
+  /// Two children of `a` and `b` (crossover, then mutation, then novelty).
+  std::vector<Individual> breed(const Individual &a, const Individual &b,
+                                const std::vector<double> &weights);
+  /// Of `candidates`, the `count` the surrogate rates best, their
+  /// predictions appended to `chosen`.
+  std::vector<Individual> screen(std::vector<Individual> candidates,
+                                 size_t count);
+  /// Fills `report` from the measured children.
+  void scoreScreen(const std::vector<Individual> &children, int generation);
   std::vector<Individual> survivors(std::vector<Individual> parents,
                                     std::vector<Individual> children) const;
   std::vector<double> objectivesOf(const Individual &individual) const;
@@ -47,6 +63,12 @@ private:
                                  const Ranking &ranking) const;
 
   AlgorithmContext context;
+  Surrogate surrogate{context.objectives, context.bounds};
+  /// Per child of the generation in flight: the surrogate's prediction
+  /// (none for immigrants and unscreened children).
+  std::vector<std::optional<Prediction>> predicted;
+  int candidatesBred = 0;
+  std::optional<ScreenReport> report;
 };
 
 } // namespace gevo

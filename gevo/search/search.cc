@@ -21,6 +21,7 @@
 #include "gevo/search/nsga2.h"
 #include "gevo/search/progress.h"
 #include "gevo/search/search_outputs.h"
+#include "gevo/search/variant_probe.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -74,9 +75,9 @@ private:
   HistoryWriter history;
   Rng rng;
   Checkpoint state;
-  std::set<std::string> archiveKeys;
-  /// Every variant measured (history.csv's keys) or proposed this run.
-  std::set<std::string> seenKeys;
+  std::set<std::string> archiveKeys, failedKeys;
+  /// Keys of the variants measured (history.csv's) and proposed.
+  std::unique_ptr<VariantProbe> probe;
   ProgressLine progress;
   bool quiet;
   int64_t evaluationsBefore = 0; // restored by --resume: not in the rate
@@ -120,9 +121,19 @@ absl::Status SearchRun::prepare(bool resume) {
                          : std::numeric_limits<double>::infinity());
   AlgorithmContext context{algorithmSettings(config), *variation, objectives,
                            rng, bounds};
+  probe = std::make_unique<VariantProbe>(*bench, spec.entry);
   context.isNew = [this](const std::vector<Edit> &edits) {
-    return seenKeys.insert(modelFingerprint(*bench->build(edits).module))
-        .second;
+    return probe->isNew(edits);
+  };
+  context.staticCost = [this](const std::vector<Edit> &edits) {
+    return probe->staticCost(edits);
+  };
+  context.measured = [this] {
+    std::vector<const Individual *> all;
+    for (const std::vector<Individual> *list : {&state.archive, &state.failed})
+      for (const Individual &individual : *list)
+        all.push_back(&individual);
+    return all;
   };
   algorithm = makeAlgorithm(config, context);
   if (resume) {
@@ -136,6 +147,8 @@ absl::Status SearchRun::prepare(bool resume) {
                                         ": unreadable random-number state");
     for (const Individual &individual : state.archive)
       archiveKeys.insert(individual.key);
+    for (const Individual &individual : state.failed)
+      failedKeys.insert(individual.key);
     elapsedBefore = state.elapsedSeconds;
   }
   GEVO_RETURN_IF_ERROR(history.open(dir.historyPath(), objectives,
@@ -145,7 +158,7 @@ absl::Status SearchRun::prepare(bool resume) {
     size_t key = measured.column("key");
     for (const std::vector<std::string> &row : measured.rows)
       if (key < row.size())
-        seenKeys.insert(row[key]);
+        probe->measured(row[key]);
   }
   return absl::OkStatus();
 }
@@ -208,7 +221,7 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
   for (const Individual &individual : batch) {
     history.append(generation, individual.key, individual.edits,
                    individual.measurement, individual.cached);
-    seenKeys.insert(individual.key);
+    probe->measured(individual.key);
     if (individual.newestKind) {
       OperatorStats &stats = state.operators[*individual.newestKind];
       ++stats.variants;
@@ -219,7 +232,10 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
     }
     if (individual.feasible() && archiveKeys.insert(individual.key).second)
       state.archive.push_back(individual);
+    if (!individual.feasible() && failedKeys.insert(individual.key).second)
+      state.failed.push_back(individual);
   }
+  probe->endGeneration();
   history.flush();
 }
 
@@ -233,6 +249,9 @@ absl::Status SearchRun::saveCheckpoint() {
 }
 
 absl::Status SearchRun::appendOperatorWeights() {
+  if (std::optional<ScreenReport> screen = algorithm->screenReport())
+    GEVO_RETURN_IF_ERROR(
+        appendScreenRow(dir.file("surrogate.csv"), objectives, *screen));
   return appendOperatorWeightsRow(
       dir.file("operator_weights.csv"), variation->mutationOptions().kinds,
       state.generation, algorithm->operatorWeights(state.population));

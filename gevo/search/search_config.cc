@@ -86,6 +86,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"remove_rate", c.removeRate},
       {"immigrant_rate", c.immigrantRate},
       {"max_error_increase", c.maxErrorIncrease},
+      {"screen", c.screen},
       {"initial_edits", c.initialEdits},
       {"max_random_edits", c.maxRandomEdits},
       {"seed", static_cast<int64_t>(c.seed)},
@@ -143,6 +144,7 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   num("remove_rate", c.removeRate);
   num("immigrant_rate", c.immigrantRate);
   num("max_error_increase", c.maxErrorIncrease);
+  integer("screen", c.screen);
   integer("initial_edits", c.initialEdits);
   integer("max_random_edits", c.maxRandomEdits);
   integer("seed", c.seed);

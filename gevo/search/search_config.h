@@ -49,6 +49,10 @@ struct SearchConfig {
   /// NSGA-II ranks a variant whose error exceeds the unmodified program's by
   /// more than this behind the others (a broken extreme).
   double maxErrorIncrease = 0.25;
+  /// NSGA-II breeds this many candidates per child slot and a surrogate
+  /// fitted on the run's measurements picks the one to run; 1: no
+  /// pre-screen.
+  int screen = 3;
   /// Initial lists hold 1..initialEdits edits; random search draws lists of
   /// 1..maxRandomEdits.
   int initialEdits = 4;

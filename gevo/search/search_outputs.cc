@@ -281,4 +281,31 @@ absl::Status appendOperatorWeightsRow(const std::string &path,
   return absl::OkStatus();
 }
 
+absl::Status appendScreenRow(const std::string &path,
+                             const std::vector<std::string> &objectives,
+                             const ScreenReport &screen) {
+  bool fresh = !std::ifstream(path).good();
+  std::ofstream out(path, std::ios::app);
+  if (fresh) {
+    out << "generation,candidates,screened,predicted_failure,"
+           "measured_failure,immigrants,immigrant_failure,ranked";
+    for (const std::string &name : objectives)
+      out << ",spearman_" << name;
+    out << "\n";
+  }
+  out << screen.generation << "," << screen.candidates << "," << screen.screened
+      << ","
+      << absl::StrFormat("%.3f,%.3f", screen.predictedFailure,
+                         screen.measuredFailure)
+      << "," << screen.immigrants << ","
+      << absl::StrFormat("%.3f", screen.immigrantFailure) << ","
+      << screen.rankedChildren;
+  for (double rho : screen.spearman)
+    out << "," << absl::StrFormat("%.3f", rho);
+  out << "\n";
+  if (!out)
+    return absl::InternalError(absl::StrCat(path, ": cannot write"));
+  return absl::OkStatus();
+}
+
 } // namespace gevo

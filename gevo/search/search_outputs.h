@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "gevo/search/algorithm.h"
 #include "gevo/search/checkpoint.h"
 #include "gevo/search/search.h"
 
@@ -31,6 +32,12 @@ absl::Status appendOperatorWeightsRow(const std::string &path,
                                       const std::vector<EditKind> &kinds,
                                       int generation,
                                       const std::vector<double> &weights);
+
+/// Appends one generation's pre-screen figures to `path` (surrogate.csv; a
+/// header when the file is new).
+absl::Status appendScreenRow(const std::string &path,
+                             const std::vector<std::string> &objectives,
+                             const ScreenReport &screen);
 
 /// What a person reads at the end: counts, the front, and how to replay.
 std::string summarize(const SearchResult &result);

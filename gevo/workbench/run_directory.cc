@@ -163,4 +163,8 @@ CsvTable RunDirectory::readOperators() const {
 
 CsvTable RunDirectory::readHistory() const { return readCsv(historyPath()); }
 
+CsvTable RunDirectory::readSurrogate() const {
+  return readCsv(file("surrogate.csv"));
+}
+
 } // namespace gevo

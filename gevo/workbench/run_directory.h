@@ -95,6 +95,9 @@ public:
   CsvTable readOperatorWeights() const;
   /// history.csv; empty when the run has none.
   CsvTable readHistory() const;
+  /// surrogate.csv (how well NSGA-II's pre-screen guessed, a row per
+  /// generation); empty when the run has none.
+  CsvTable readSurrogate() const;
 
 private:
   absl::StatusOr<llvm::json::Value> readJson(const std::string &name,
