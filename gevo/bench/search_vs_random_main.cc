@@ -127,6 +127,25 @@ llvm::json::Value number(double x) {
   return std::isfinite(x) ? llvm::json::Value(x) : llvm::json::Value(nullptr);
 }
 
+/// The figures so far (rewritten after every seed, so that a long run
+/// stopped early keeps what it measured).
+absl::Status writeFigures(const llvm::json::Array &rows,
+                          const llvm::json::Array &summaries) {
+  llvm::json::Object figures{{"population", population.getValue()},
+                             {"generations", generations.getValue()},
+                             {"seeds", seeds.getValue()},
+                             {"objectives", objectives.getValue()},
+                             {"ref_ratio", refRatio.getValue()},
+                             {"ref_error", refError.getValue()},
+                             {"band", band.getValue()},
+                             {"pairs", pairs.getValue()},
+                             {"children", children.getValue()},
+                             {"screen", screen.getValue()},
+                             {"workloads", llvm::json::Array(summaries)},
+                             {"runs", llvm::json::Array(rows)}};
+  return gevo::writeFigures(jsonPath, std::move(figures));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -232,6 +251,8 @@ int main(int argc, char **argv) {
           {"screen_spearman", llvm::json::Array(screen.medianSpearman)},
           {"screened_failure", screen.screenedFailure},
           {"immigrant_failure", screen.immigrantFailure}});
+      if (absl::Status written = writeFigures(rows, summaries); !written.ok())
+        return gevo::reportBadInput(std::string(written.message()));
     }
     double median = gevo::median(ratios);
     std::printf("%-20s median ratio %.3f over %d seeds; NSGA-II reached the "
@@ -245,20 +266,7 @@ int main(int argc, char **argv) {
         {"max_ratio", number(*std::max_element(ratios.begin(), ratios.end()))},
         {"seeds_fewer_to_target", fewer}});
   }
-  llvm::json::Object figures{{"population", population.getValue()},
-                             {"generations", generations.getValue()},
-                             {"seeds", seeds.getValue()},
-                             {"objectives", objectives.getValue()},
-                             {"ref_ratio", refRatio.getValue()},
-                             {"ref_error", refError.getValue()},
-                             {"band", band.getValue()},
-                             {"pairs", pairs.getValue()},
-                             {"children", children.getValue()},
-                             {"screen", screen.getValue()},
-                             {"workloads", std::move(summaries)},
-                             {"runs", std::move(rows)}};
-  if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
-      !written.ok())
+  if (absl::Status written = writeFigures(rows, summaries); !written.ok())
     return gevo::reportBadInput(std::string(written.message()));
   return 0;
 }
