@@ -30,6 +30,7 @@
 #include "absl/strings/str_format.h"
 #include "analysis/analyze.h"
 #include "gevo/bench/figures.h"
+#include "gevo/eval/harness.h"
 #include "gevo/search/search.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
@@ -115,14 +116,6 @@ double claimFigure(const Claim &claim, const gevo::FrontMember &member,
   if (claim.prediction)
     return 1.0 / m.runtimeRatio - 1.0;
   return m.test.accuracy() - run.baselineRemeasured.test.accuracy();
-}
-
-double median(std::vector<double> values) {
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 } // namespace
@@ -226,7 +219,7 @@ int main(int argc, char **argv) {
                               {"seeds", std::move(rows)},
                               {"seeds_with_a_variant", found},
                               {"mean_figure", found ? sum / found : 0},
-                              {"median_figure", median(perSeed)},
+                              {"median_figure", gevo::median(perSeed)},
                               {"chosen_on", "validation accuracy and "
                                             "re-measured run time; figures "
                                             "read on the test split"}};
@@ -281,13 +274,13 @@ int main(int argc, char **argv) {
                               "accuracy %.1f%% -> %.1f%%, median over seeds "
                               "%+.1f%%",
                               *best * 100, bestRatio, bestBaseline * 100,
-                              bestAccuracy * 100, median(perSeed) * 100)
+                              bestAccuracy * 100, gevo::median(perSeed) * 100)
             : absl::StrFormat("best seed %+.2f points of test accuracy "
                               "(%.1f%% -> %.1f%%) at run x%.3f, median over "
                               "seeds %+.2f points",
                               *best * 100, bestBaseline * 100,
                               bestAccuracy * 100, bestRatio,
-                              median(perSeed) * 100));
+                              gevo::median(perSeed) * 100));
     figures[claim.prediction ? "prediction" : "training"] = std::move(result);
   }
   if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
