@@ -105,15 +105,14 @@ public:
       a->options.effect.objectives = a->spec.objectives;
     WorkbenchOptions benchOptions;
     benchOptions.workers = a->options.workers;
+    benchOptions.evaluation.pipeline = a->options.pipeline;
     GEVO_ASSIGN_OR_RETURN(a->bench, Workbench::create(a->spec, benchOptions));
     if (a->options.checkOptimized) {
-      WorkbenchOptions optimized = benchOptions;
-      optimized.evaluation.pipeline =
-          std::string("canonicalize, cse, ") + kDefaultCpuPipeline;
-      optimized.evaluation.codegen.llvmPipeline = "default<O3>";
-      optimized.evaluation.codegen.optLevel = 3;
+      WorkbenchOptions other = benchOptions;
+      a->otherPipeline =
+          useOtherPipeline(a->options.pipeline, other.evaluation);
       GEVO_ASSIGN_OR_RETURN(a->optimizedBench,
-                            Workbench::create(a->spec, optimized));
+                            Workbench::create(a->spec, other));
     }
     if (!a->options.importCache.empty())
       GEVO_RETURN_IF_ERROR(a->bench->cache().import(a->options.importCache));
@@ -191,8 +190,9 @@ public:
 private:
   Analyzer() = default;
 
-  /// GEVO's -O2 check: does the minimal patch still pay off when both
-  /// programs go through canonicalize, cse and LLVM's default<O3>?
+  /// GEVO's -O2 check, as "does the gain survive the other pipeline": does
+  /// the minimal patch still pay off when both programs are compiled by the
+  /// other CPU pipeline (useOtherPipeline())?
   OptimizedCheck checkOptimized(const std::vector<Edit> &minimal,
                                 const Ablation &ablation) {
     OptimizedCheck check;
@@ -229,6 +229,7 @@ private:
                        variant.detail, ")");
       return check;
     }
+    check.pipeline = otherPipeline;
     check.runtimeRatio = variant.runtimeRatio;
     check.accuracy = variant.validation.accuracy();
     check.baselineAccuracy = optimizedBaseline->validation.accuracy();
@@ -257,6 +258,7 @@ private:
   AnalyzeOptions options;
   WorkloadSpec spec;
   std::unique_ptr<Workbench> bench, optimizedBench;
+  std::string otherPipeline; // in words, for the report
   std::optional<Measurement> optimizedBaseline;
   double optimizedSeconds = 0; // its evaluation's wall time
 };
@@ -325,6 +327,9 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
     options.effect.objectives = info.objectives;
   if (options.importCache.empty())
     options.importCache = run.cachePath();
+  if (options.pipeline.empty())
+    if (const llvm::json::Object *config = info.config.getAsObject())
+      options.pipeline = config->getString("pipeline").value_or("").str();
   options.source = runDir;
   GEVO_ASSIGN_OR_RETURN(std::vector<FrontEntry> front, run.readFront());
   std::vector<std::pair<std::string, Patch>> patches;

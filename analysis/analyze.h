@@ -5,8 +5,10 @@
 // that matter (the minimal patch is written beside the report), the minimal
 // patch is ablated (each edit alone, each removed, pairs), every edit is
 // labelled with evidence, the ops it touches are printed before and after, and
-// the gain is checked again after canonicalize, cse and an optimizing LLVM
-// pipeline (GEVO's -O2 check).
+// the gain is checked again under the other CPU pipeline (GEVO's -O2 check,
+// here: a gain found on the vectorising pipeline must survive the plain one
+// after canonicalize, cse and LLVM -O3, and a gain found on the plain one must
+// survive the vectorising one).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ANALYSIS_ANALYZE_H
@@ -30,6 +32,9 @@ struct AnalyzeOptions {
   int workers = 0;      // 0: one per core
   Minimizer minimizer = Minimizer::Split;
   bool checkOptimized = true;
+  /// The pipeline variants are measured with (--pipeline's values; empty:
+  /// the default, "vector"); the check uses the other one.
+  std::string pipeline;
   /// Most front members analysed (0: all).
   int maxVariants = 0;
   /// Where the report and the minimal patches go.

@@ -58,9 +58,18 @@ cl::opt<int> maxVariants("max-variants",
                          cl::init(0), cl::cat(category));
 cl::opt<bool> optimizedCheck(
     "optimized-check",
-    cl::desc("Check each gain again after canonicalize, cse and LLVM -O3 "
-             "(default true; --optimized-check=false to skip)"),
+    cl::desc("Check each gain again under the other CPU pipeline: a gain "
+             "found with the vectorising pipeline (the search's default) "
+             "under the plain one after canonicalize, cse and LLVM -O3; one "
+             "found with --pipeline=plain under the vectorising one. The "
+             "pipeline is the run's (run.json) (default true; "
+             "--optimized-check=false to skip)"),
     cl::init(true), cl::cat(category));
+cl::opt<std::string>
+    pipeline("pipeline",
+             cl::desc("How variants are lowered, as //gevo:search's --pipeline "
+                      "(vector or plain; default: the run's, else vector)"),
+             cl::init(""), cl::cat(category));
 cl::opt<std::string> minimizer(
     "minimizer",
     cl::desc("split (adaptive binary splitting, the default: fewest "
@@ -98,6 +107,7 @@ int main(int argc, char **argv) {
         "--minimizer must be split, ddmin, greedy or exhaustive");
   options.maxVariants = maxVariants;
   options.checkOptimized = optimizedCheck;
+  options.pipeline = pipeline;
   options.progress = quiet ? nullptr : stderr;
 
   absl::StatusOr<gevo::AnalysisReport> report;

@@ -30,6 +30,12 @@ std::string labelDetail(const EffectLabel &label) {
 
 std::string pct(double accuracy) { return absl::StrFormat("%.4f", accuracy); }
 
+/// The pipeline a gain was checked under (older reports: GEVO's check).
+std::string checkedUnder(const OptimizedCheck &check) {
+  return check.pipeline.empty() ? "canonicalize, cse and LLVM -O3"
+                                : check.pipeline;
+}
+
 std::string measured(const std::optional<Measurement> &m,
                      const Measurement &base) {
   if (!m)
@@ -95,7 +101,7 @@ std::string toHtml(const AnalysisReport &r) {
             pct(r.baseline.validation.accuracy()), v.minimal.runtimeRatio));
     if (v.optimized.checked)
       absl::StrAppend(
-          &h, "<p>After canonicalize, cse and LLVM -O3: ",
+          &h, "<p>Under ", escapeHtml(checkedUnder(v.optimized)), ": ",
           v.optimized.survives ? "<span class=\"yes\">the gain survives</span>"
                                : "<span class=\"no\">the gain does not "
                                  "survive</span>",
@@ -188,8 +194,9 @@ std::string toMarkdown(const AnalysisReport &r) {
     if (v.optimized.checked)
       absl::StrAppend(
           &md, absl::StrFormat(
-                   "\nAfter canonicalize, cse and LLVM -O3: the gain %s "
-                   "(run x%.3f, accuracy %s vs %s). %s\n",
+                   "\nUnder %s: the gain %s (run x%.3f, accuracy %s vs "
+                   "%s). %s\n",
+                   checkedUnder(v.optimized),
                    v.optimized.survives ? "survives" : "does not survive",
                    v.optimized.runtimeRatio, pct(v.optimized.accuracy),
                    pct(v.optimized.baselineAccuracy), v.optimized.detail));
@@ -278,6 +285,7 @@ std::string toJson(const AnalysisReport &r) {
         {"optimized",
          llvm::json::Object{{"checked", v.optimized.checked},
                             {"survives", v.optimized.survives},
+                            {"pipeline", checkedUnder(v.optimized)},
                             {"runtime_ratio", v.optimized.runtimeRatio},
                             {"accuracy", v.optimized.accuracy},
                             {"baseline_accuracy", v.optimized.baselineAccuracy},

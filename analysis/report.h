@@ -40,6 +40,8 @@ struct OptimizedCheck {
   double runtimeRatio = 0;
   double accuracy = 0, baselineAccuracy = 0;
   std::string detail;
+  /// The pipeline it was checked under, in words (empty in older reports).
+  std::string pipeline;
 };
 
 struct VariantFinding {

@@ -42,7 +42,13 @@ AnalysisReport sampleReport() {
   e.alone = alone;
   v.edits = {e, e};
   v.pairs = {{1, 2, "independent", "accuracy 0.9556"}};
-  v.optimized = {true, true, 0.99, 0.9556, 0.9306, "still more accurate"};
+  v.optimized = {true,
+                 true,
+                 0.99,
+                 0.9556,
+                 0.9306,
+                 "still more accurate",
+                 "the plain pipeline"};
   r.variants = {v};
   r.operatorHeader = {"operator", "variants"};
   r.operatorRows = {{"constant", "12"}};
@@ -95,6 +101,7 @@ TEST(ReportTest, HtmlIsWellFormedAndHasThePlotAndTheTable) {
   EXPECT_NE(html.find("digits &lt;train&gt; &amp; co"), std::string::npos);
   EXPECT_EQ(html.find("<train>"), std::string::npos);
   EXPECT_NE(html.find("the gain survives"), std::string::npos);
+  EXPECT_NE(html.find("Under the plain pipeline"), std::string::npos);
   // Self-contained: nothing fetched.
   EXPECT_EQ(html.find("src=\"http"), std::string::npos);
   EXPECT_EQ(html.find("<script src"), std::string::npos);

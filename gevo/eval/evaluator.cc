@@ -61,6 +61,19 @@ compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
 
 } // namespace
 
+std::string useOtherPipeline(const std::string &pipeline,
+                             EvaluationOptions &options) {
+  if (!pipeline.empty() && pipeline != kVectorPipelineName) {
+    options.pipeline = kVectorPipelineName;
+    return "the vectorising pipeline";
+  }
+  options.pipeline = std::string("canonicalize, cse, ") + kPlainCpuPipeline;
+  options.codegen.llvmPipeline = "default<O3>";
+  options.codegen.optLevel = 3;
+  return "the plain pipeline (linalg to loops) after canonicalize and cse, "
+         "LLVM -O3";
+}
+
 absl::StatusOr<EvaluationReport>
 evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
                    const std::string &moduleText, const std::string &bufferName,

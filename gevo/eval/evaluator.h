@@ -51,6 +51,14 @@ struct EvaluationReport {
   std::string source = "linalg";
 };
 
+/// Sets `options` to the CPU pipeline other than `pipeline` (a value of
+/// EvaluationOptions::pipeline) and says which in words: the vectorising
+/// pipeline's other is the plain one after canonicalize and cse, with LLVM
+/// -O3 (GEVO's -O2 check); the plain one's, or a user's own, is the
+/// vectorising one. For "does the gain survive the other pipeline".
+std::string useOtherPipeline(const std::string &pipeline,
+                             EvaluationOptions &options);
+
 /// Evaluates the workload's module as it is on disk.
 absl::StatusOr<EvaluationReport>
 evaluateWorkload(const WorkloadSpec &spec, const EvaluationOptions &options);
