@@ -106,6 +106,8 @@ public:
     WorkbenchOptions benchOptions;
     benchOptions.workers = a->options.workers;
     GEVO_ASSIGN_OR_RETURN(a->bench, Workbench::create(a->spec, benchOptions));
+    if (a->options.connectRemote)
+      a->bench->setRemote(a->options.connectRemote(workloadPath, benchOptions));
     if (a->options.checkOptimized) {
       WorkbenchOptions optimized = benchOptions;
       optimized.evaluation.pipeline =

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "gevo/mpi/mpi_search.h"
+#include "gevo/mpi/mpi_job.h"
 #include "gevo/search/search.h"
 #include "gevo/workbench/workbench.h"
 #include "replay/patch.h"
@@ -79,12 +79,12 @@ int check(gevo::Workbench &bench) {
 } // namespace
 
 int main(int argc, char **argv) {
-  auto job = gevo::MpiSearchJob::start(&argc, &argv, /*rankTimeout=*/10);
+  auto job = gevo::MpiJob::start(&argc, &argv, /*rankTimeout=*/10);
   if (!job.ok()) {
     std::fprintf(stderr, "FAIL: %s\n", job.status().ToString().c_str());
     return 1;
   }
-  if (!(*job)->searches())
+  if (!(*job)->leads())
     return (*job)->serve(1);
   if (argc != 3) {
     std::fprintf(stderr, "usage: containment_test WORKLOAD STATS\n");
@@ -107,7 +107,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "FAIL: %s\n", baseline.ToString().c_str());
     return 1;
   }
-  (*bench)->setRemote(&(*job)->begin(config, stderr));
+  (*bench)->setRemote(&(*job)->begin(config.workloadPath,
+                                     gevo::workbenchOptions(config), stderr));
   int failures = check(**bench);
   absl::Status stats = (*job)->finish(argv[2]);
   if (!stats.ok()) {

@@ -72,8 +72,6 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
   double callbacksBefore = callbackCpu;
   std::vector<Returned> back;
   Backoff backoff;
-  backoff.setCeiling(
-      static_cast<int>(std::clamp(meanRoundTrip * 1e4, 2e3, 2e4)));
   while (!jobs.empty()) {
     double iteration = threadCpuSeconds();
     bool busy = poll();
@@ -91,10 +89,19 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
     outbox->progress();
     if (busy) {
       backoff.reset();
-    } else {
-      pollingCpu += threadCpuSeconds() - iteration;
-      backoff.idle();
+      continue;
     }
+    if (saturated()) {
+      // Every rank has its next job: rank 0 may answer a tenth of a round
+      // trip late (2..200 ms), and starts there after a quarter of it.
+      int ceiling = static_cast<int>(std::clamp(meanRoundTrip * 1e5, 2e3, 2e5));
+      backoff.setSteps(ceiling / 4, ceiling);
+    } else
+      backoff.setSteps(
+          50, static_cast<int>(std::clamp(meanRoundTrip * 1e4, 2e3, 2e4)));
+    backoff.idle();
+    // The sleep's own CPU (the system call, the wakeup) is polling too.
+    pollingCpu += threadCpuSeconds() - iteration;
   }
   dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
   return back;
@@ -167,33 +174,76 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
 
 void Coordinator::dispatch() {
   size_t n = ranks.size();
+  if (queue.empty() || n < 2)
+    return;
+  size_t ready = 0;
+  for (size_t r = 1; r < n; ++r)
+    ready += ranks[r].state == Rank::State::Ready;
+  batches.resize(n);
   // Round robin from where the last round stopped, one job per rank per
-  // turn, so that free slots fill evenly.
+  // turn, so that free slots fill evenly; a job queued at a rank only while
+  // the queue holds one for every ready rank, so that the last jobs of a
+  // batch go to ranks that are free.
   bool gave = true;
   while (!queue.empty() && gave) {
     gave = false;
     for (size_t k = 0; k + 1 < n && !queue.empty(); ++k) {
       size_t r = 1 + (dispatchFrom - 1 + k) % (n - 1);
       Rank &rank = ranks[r];
-      if (rank.state != Rank::State::Ready ||
-          static_cast<int>(rank.holding.size()) >= rank.hello.workers)
+      if (rank.state != Rank::State::Ready)
         continue;
-      uint64_t id = queue.front();
-      Pending &pending = jobs[id];
-      if (!outbox->send(static_cast<int>(r), kTagJob, pending.text)) {
-        lose(static_cast<int>(r), "MPI refused to send it a job");
+      int held = static_cast<int>(rank.holding.size() + batches[r].size());
+      int limit = rank.hello.workers * (queue.size() >= ready ? 2 : 1);
+      if (held >= limit)
         continue;
-      }
+      batches[r].push_back(queue.front());
       queue.pop_front();
-      pending.rank = static_cast<int>(r);
-      pending.sent = SteadyClock::now();
-      if (rank.holding.empty())
-        rank.lastHeard = SteadyClock::now(); // silence counts from here
-      rank.holding.push_back(id);
       gave = true;
       dispatchFrom = r % (n - 1) + 1;
     }
   }
+  auto now = SteadyClock::now();
+  for (size_t r = 1; r < n; ++r) {
+    std::vector<uint64_t> &batch = batches[r];
+    if (batch.empty())
+      continue;
+    std::string message;
+    for (uint64_t id : batch)
+      appendToBatch(message, jobs[id].text);
+    Rank &rank = ranks[r];
+    if (!outbox->send(static_cast<int>(r), kTagJobs, std::move(message))) {
+      // Back to the front, in order, for the other ranks.
+      for (auto it = batch.rbegin(); it != batch.rend(); ++it)
+        queue.push_front(*it);
+      batch.clear();
+      lose(static_cast<int>(r), "MPI refused to send it jobs");
+      continue;
+    }
+    if (rank.holding.empty())
+      rank.lastHeard = now; // silence counts from here
+    for (uint64_t id : batch) {
+      Pending &pending = jobs[id];
+      pending.rank = static_cast<int>(r);
+      pending.sent = now;
+      rank.holding.push_back(id);
+    }
+    batch.clear();
+  }
+}
+
+bool Coordinator::saturated() const {
+  bool any = false;
+  for (size_t r = 1; r < ranks.size(); ++r) {
+    const Rank &rank = ranks[r];
+    if (rank.state == Rank::State::Starting)
+      return false;
+    if (rank.state != Rank::State::Ready)
+      continue;
+    any = true;
+    if (static_cast<int>(rank.holding.size()) <= rank.hello.workers)
+      return false;
+  }
+  return any;
 }
 
 void Coordinator::checkSilence() {
@@ -241,6 +291,14 @@ bool Coordinator::anyUsable() const {
 }
 
 void Coordinator::stop() {
+  if (log) {
+    std::string perRank;
+    for (size_t r = 1; r < ranks.size(); ++r)
+      absl::StrAppend(&perRank, r > 1 ? ", " : "", "rank ", r, ": ",
+                      ranks[r].evaluations);
+    std::fprintf(log, "mpi: %lld evaluations (%s)\n",
+                 static_cast<long long>(evaluations), perRank.c_str());
+  }
   for (size_t r = 1; r < ranks.size(); ++r)
     if (ranks[r].state != Rank::State::Lost)
       outbox->send(static_cast<int>(r), kTagStop, "");

@@ -2,7 +2,10 @@
 //
 // A RemoteRunner over the evaluating ranks of an mpirun job. Jobs wait in
 // one queue; a rank gets one whenever it holds fewer than its workers, so
-// fast ranks take more. Results are keyed by job, never by arrival order. A
+// fast ranks take more, and while the queue holds a job for every rank it
+// gets up to twice that (the next job waits at the rank, so the rank never
+// idles waiting for rank 0). The jobs a rank gets at once travel in one
+// message. Results are keyed by job, never by arrival order. A
 // rank that falls silent for longer than the rank timeout (or that MPI
 // reports failed) is declared lost: its jobs go back to the front of the
 // queue for the others, and when no rank is left the jobs are handed back
@@ -63,6 +66,9 @@ private:
   bool poll();
   void handle(int source, int tag, const std::string &text);
   void dispatch();
+  /// Every ready rank holds a job queued behind its running ones: rank 0
+  /// may answer late without idling a rank.
+  bool saturated() const;
   void checkSilence();
   void lose(int rank, const std::string &why);
   bool anyUsable() const;
@@ -81,11 +87,13 @@ private:
   double cpuAtFirstJob = 0, cpuAtLastResult = 0;
   bool anyJob = false;
   double dispatchCpu = 0; // in submit() and wait(), results' callbacks not
-  double pollingCpu = 0;  // of that, in polls that found nothing
+  double pollingCpu = 0;  // of that, in polls that found nothing and sleeps
   double callbackCpu = 0; // in the callbacks: the search's bookkeeping
   /// Mean seconds from handing a job out to its result: polls that find
-  /// nothing back off up to 1% of it (2..20 ms).
+  /// nothing back off up to 1% of it (2..20 ms), or 10% (2..200 ms) while
+  /// every rank has a job queued.
   double meanRoundTrip = 0;
+  std::vector<std::vector<uint64_t>> batches; // per rank, reused
   int64_t evaluations = 0, requeued = 0, handedBack = 0;
 };
 
