@@ -130,6 +130,7 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
       return lose(source, std::string(hello.status().message()));
     rank.hello = *hello;
     rank.state = Rank::State::Ready;
+    rank.idleSince = rank.lastHeard;
     if (log)
       std::fprintf(log,
                    "mpi: rank %d ready on %s (pid %lld), %d workers, "
@@ -152,6 +153,8 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
                   holding.end());
     ++rank.evaluations;
     ++evaluations;
+    if (holding.empty())
+      rank.idleSince = rank.lastHeard;
     double roundTrip = secondsSince(it->second.sent);
     meanRoundTrip =
         meanRoundTrip > 0 ? 0.8 * meanRoundTrip + 0.2 * roundTrip : roundTrip;
@@ -219,8 +222,14 @@ void Coordinator::dispatch() {
       lose(static_cast<int>(r), "MPI refused to send it jobs");
       continue;
     }
-    if (rank.holding.empty())
+    if (rank.holding.empty()) {
       rank.lastHeard = now; // silence counts from here
+      if (anyJob)
+        rank.idleSeconds +=
+            std::max(0.0, std::chrono::duration<double>(
+                              now - std::max(rank.idleSince, firstJob))
+                              .count());
+    }
     for (uint64_t id : batch) {
       Pending &pending = jobs[id];
       pending.rank = static_cast<int>(r);
@@ -317,6 +326,7 @@ llvm::json::Value Coordinator::stats() const {
         {"workers", rank.hello.workers},
         {"baseline_run_ms", rank.hello.baselineRunMs},
         {"evaluations", rank.evaluations},
+        {"idle_s", rank.idleSeconds},
     };
     if (!rank.why.empty())
       object["why"] = rank.why;
@@ -328,6 +338,13 @@ llvm::json::Value Coordinator::stats() const {
           : 0.0;
   double cpu = cpuAtLastResult - cpuAtFirstJob;
   double perEvaluation = evaluations > 0 ? 1000.0 / evaluations : 0.0;
+  double idle = 0;
+  int evaluating = 0;
+  for (size_t r = 1; r < ranks.size(); ++r)
+    if (ranks[r].evaluations > 0) {
+      idle += ranks[r].idleSeconds;
+      ++evaluating;
+    }
   return llvm::json::Object{
       {"ranks", std::move(rankList)},
       {"evaluations", evaluations},
@@ -336,6 +353,8 @@ llvm::json::Value Coordinator::stats() const {
       {"window_s", window},
       {"evaluations_per_s", window > 0 ? evaluations / window : 0.0},
       {"rank0_cpu_s", cpu},
+      {"ranks_idle_share",
+       window > 0 && evaluating > 0 ? idle / (window * evaluating) : 0.0},
       {"rank0_waiting_share",
        window > 0 ? std::max(0.0, 1 - cpu / window) : 0.0},
       {"rank0_dispatch_ms_per_evaluation",

@@ -43,7 +43,9 @@ public:
   std::vector<Returned> wait() override;
   /// Tells every rank still there to end and waits (briefly) for the sends.
   void stop();
-  /// Ranks, evaluations, rank-0 time waiting and working: mpi.json.
+  /// Ranks, evaluations, rank-0 time waiting and working, and the share of
+  /// the window the evaluating ranks held no job (waiting on rank 0 or on
+  /// the end of a batch): mpi.json.
   llvm::json::Value stats() const;
 
 private:
@@ -53,6 +55,10 @@ private:
     std::vector<uint64_t> holding;
     SteadyClock::time_point lastHeard;
     int64_t evaluations = 0;
+    /// Holding nothing since (once ready), and the seconds it so waited
+    /// for rank 0 between its first job and its last.
+    SteadyClock::time_point idleSince;
+    double idleSeconds = 0;
     std::string why; // failed or lost: why
   };
   struct Pending {
