@@ -25,11 +25,6 @@ double threadCpuSeconds() {
   return now.tv_sec + now.tv_nsec * 1e-9;
 }
 
-const char *stateName(int state) {
-  static const char *names[] = {"starting", "ready", "failed", "lost"};
-  return names[state];
-}
-
 } // namespace
 
 Coordinator::Coordinator(int size, double rankTimeoutSeconds, std::FILE *log)
@@ -175,14 +170,48 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
   }
 }
 
+void Coordinator::rebalance() {
+  for (size_t a = 1; a < ranks.size(); ++a) {
+    Rank &free = ranks[a];
+    if (free.state != Rank::State::Ready ||
+        static_cast<int>(free.holding.size() + batches[a].size()) >=
+            free.hello.workers)
+      continue;
+    // The rank with the most jobs beyond its workers gives its last one
+    // (sent last, so queued there unless it started it meanwhile: then both
+    // run it and the first result counts).
+    size_t from = 0;
+    int most = 0;
+    for (size_t b = 1; b < ranks.size(); ++b) {
+      const Rank &busy = ranks[b];
+      int surplus = static_cast<int>(busy.holding.size()) - busy.hello.workers;
+      if (b != a && busy.state == Rank::State::Ready && surplus > most) {
+        most = surplus;
+        from = b;
+      }
+    }
+    if (from == 0)
+      return;
+    uint64_t id = ranks[from].holding.back();
+    ranks[from].holding.pop_back();
+    jobs[id].rank = -1; // a late result from `from` is ignored
+    if (!outbox->send(static_cast<int>(from), kTagCancel, absl::StrCat(id)))
+      lose(static_cast<int>(from), "MPI refused to send it a cancel");
+    batches[a].push_back(id);
+    ++moved;
+  }
+}
+
 void Coordinator::dispatch() {
   size_t n = ranks.size();
-  if (queue.empty() || n < 2)
+  if (n < 2)
     return;
+  batches.resize(n);
+  if (queue.empty())
+    rebalance();
   size_t ready = 0;
   for (size_t r = 1; r < n; ++r)
     ready += ranks[r].state == Rank::State::Ready;
-  batches.resize(n);
   // Round robin from where the last round stopped, one job per rank per
   // turn, so that free slots fill evenly; a job queued at a rank only while
   // the queue holds one for every ready rank, so that the last jobs of a
@@ -312,57 +341,6 @@ void Coordinator::stop() {
     if (ranks[r].state != Rank::State::Lost)
       outbox->send(static_cast<int>(r), kTagStop, "");
   outbox->flush(5.0);
-}
-
-llvm::json::Value Coordinator::stats() const {
-  llvm::json::Array rankList;
-  for (size_t r = 1; r < ranks.size(); ++r) {
-    const Rank &rank = ranks[r];
-    llvm::json::Object object{
-        {"rank", static_cast<int64_t>(r)},
-        {"state", stateName(static_cast<int>(rank.state))},
-        {"host", rank.hello.host},
-        {"pid", rank.hello.pid},
-        {"workers", rank.hello.workers},
-        {"baseline_run_ms", rank.hello.baselineRunMs},
-        {"evaluations", rank.evaluations},
-        {"idle_s", rank.idleSeconds},
-    };
-    if (!rank.why.empty())
-      object["why"] = rank.why;
-    rankList.push_back(std::move(object));
-  }
-  double window =
-      anyJob && evaluations > 0
-          ? std::chrono::duration<double>(lastResult - firstJob).count()
-          : 0.0;
-  double cpu = cpuAtLastResult - cpuAtFirstJob;
-  double perEvaluation = evaluations > 0 ? 1000.0 / evaluations : 0.0;
-  double idle = 0;
-  int evaluating = 0;
-  for (size_t r = 1; r < ranks.size(); ++r)
-    if (ranks[r].evaluations > 0) {
-      idle += ranks[r].idleSeconds;
-      ++evaluating;
-    }
-  return llvm::json::Object{
-      {"ranks", std::move(rankList)},
-      {"evaluations", evaluations},
-      {"requeued", requeued},
-      {"handed_back", handedBack},
-      {"window_s", window},
-      {"evaluations_per_s", window > 0 ? evaluations / window : 0.0},
-      {"rank0_cpu_s", cpu},
-      {"ranks_idle_share",
-       window > 0 && evaluating > 0 ? idle / (window * evaluating) : 0.0},
-      {"rank0_waiting_share",
-       window > 0 ? std::max(0.0, 1 - cpu / window) : 0.0},
-      {"rank0_dispatch_ms_per_evaluation",
-       (dispatchCpu - pollingCpu) * perEvaluation},
-      {"rank0_polling_ms_per_evaluation", pollingCpu * perEvaluation},
-      {"rank0_search_ms_per_evaluation",
-       std::max(0.0, cpu - dispatchCpu) * perEvaluation},
-  };
 }
 
 } // namespace gevo

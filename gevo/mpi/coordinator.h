@@ -5,11 +5,13 @@
 // fast ranks take more, and while the queue holds a job for every rank it
 // gets up to twice that (the next job waits at the rank, so the rank never
 // idles waiting for rank 0). The jobs a rank gets at once travel in one
-// message. Results are keyed by job, never by arrival order. A
-// rank that falls silent for longer than the rank timeout (or that MPI
-// reports failed) is declared lost: its jobs go back to the front of the
-// queue for the others, and when no rank is left the jobs are handed back
-// to the caller to run itself. No mpi.h here.
+// message. Once the queue is empty, a job still queued at one rank moves to
+// a rank with nothing to do (the first rank is told to drop it), so the end
+// of a batch does not wait on jobs queued behind another. Results are keyed by
+// job, never by arrival order. A rank that falls silent for longer than the
+// rank timeout (or that MPI reports failed) is declared lost: its jobs go back
+// to the front of the queue for the others, and when no rank is left the jobs
+// are handed back to the caller to run itself. No mpi.h here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_MPI_COORDINATOR_H
@@ -72,6 +74,8 @@ private:
   bool poll();
   void handle(int source, int tag, const std::string &text);
   void dispatch();
+  /// Queue empty: moves jobs queued behind running ones to free ranks.
+  void rebalance();
   /// Every ready rank holds a job queued behind its running ones: rank 0
   /// may answer late without idling a rank.
   bool saturated() const;
@@ -100,7 +104,7 @@ private:
   /// every rank has a job queued.
   double meanRoundTrip = 0;
   std::vector<std::vector<uint64_t>> batches; // per rank, reused
-  int64_t evaluations = 0, requeued = 0, handedBack = 0;
+  int64_t evaluations = 0, requeued = 0, handedBack = 0, moved = 0;
 };
 
 } // namespace gevo

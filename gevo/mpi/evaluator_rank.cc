@@ -4,9 +4,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/mpi/channel.h"
@@ -72,12 +74,14 @@ public:
           queued.clear(); // rank 0 wants nothing more
         } else if (message->tag == kTagJobs && !accept(message->text)) {
           return false;
+        } else if (message->tag == kTagCancel) {
+          cancel(message->text);
         }
       }
       while (!queued.empty() && pool.runningCount() < bench.workers()) {
-        std::string text = std::move(queued.front());
+        std::pair<uint64_t, RemoteJob> job = std::move(queued.front());
         queued.pop_front();
-        if (!start(text))
+        if (!start(job.first, job.second))
           return false;
       }
       if (pool.runningCount() > 0) {
@@ -102,17 +106,30 @@ private:
     absl::StatusOr<std::vector<std::string>> texts = splitBatch(message);
     if (!texts.ok())
       return fail(absl::StrCat("unreadable jobs: ", texts.status().message()));
-    for (std::string &text : *texts)
-      queued.push_back(std::move(text));
+    for (const std::string &text : *texts) {
+      absl::StatusOr<std::pair<uint64_t, RemoteJob>> decoded = decodeJob(text);
+      if (!decoded.ok())
+        return fail(
+            absl::StrCat("unreadable job: ", decoded.status().message()));
+      queued.push_back(std::move(*decoded));
+    }
     return true;
   }
 
+  /// Drops a queued job rank 0 gave to another rank (started: it runs on,
+  /// and rank 0 ignores its result).
+  void cancel(const std::string &text) {
+    uint64_t id = 0;
+    if (!absl::SimpleAtoi(text, &id))
+      return;
+    queued.erase(
+        std::remove_if(queued.begin(), queued.end(),
+                       [id](const auto &job) { return job.first == id; }),
+        queued.end());
+  }
+
   /// Rebuilds and submits a job; false when this rank cannot go on.
-  bool start(const std::string &text) {
-    absl::StatusOr<std::pair<uint64_t, RemoteJob>> decoded = decodeJob(text);
-    if (!decoded.ok())
-      return fail(absl::StrCat("unreadable job: ", decoded.status().message()));
-    auto &[id, job] = *decoded;
+  bool start(uint64_t id, const RemoteJob &job) {
     BuiltVariant built = bench.build(job.edits);
     std::string key = modelFingerprint(*built.module);
     if (built.dropped > 0 || key != job.key)
@@ -144,8 +161,8 @@ private:
   Workbench &bench;
   SandboxPool pool;
   Outbox outbox;
-  /// Jobs received, not yet started (rank 0 queues one ahead).
-  std::deque<std::string> queued;
+  /// Jobs received, not yet started (rank 0 queues some ahead).
+  std::deque<std::pair<uint64_t, RemoteJob>> queued;
 };
 
 } // namespace

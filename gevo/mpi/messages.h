@@ -30,6 +30,7 @@ enum MpiTag : int {
   kTagResult = 5,    // r -> 0: encodeResult
   kTagHeartbeat = 6, // r -> 0: still alive (empty), while it holds jobs
   kTagFailed = 7,    // r -> 0: it cannot evaluate (one line why)
+  kTagCancel = 8,    // 0 -> r: drop job N (decimal) if not yet started
 };
 
 /// A job as patch text: `meta job=N score_test=0|1 max_seconds=S
