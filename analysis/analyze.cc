@@ -107,6 +107,8 @@ public:
     benchOptions.workers = a->options.workers;
     benchOptions.evaluation.pipeline = a->options.pipeline;
     GEVO_ASSIGN_OR_RETURN(a->bench, Workbench::create(a->spec, benchOptions));
+    if (a->options.connectRemote)
+      a->bench->setRemote(a->options.connectRemote(workloadPath, benchOptions));
     if (a->options.checkOptimized) {
       WorkbenchOptions other = benchOptions;
       a->otherPipeline =

@@ -15,6 +15,7 @@
 #define ANALYSIS_ANALYZE_H
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,9 @@
 #include "replay/patch.h"
 
 namespace gevo {
+
+class RemoteRunner;
+struct WorkbenchOptions;
 
 struct AnalyzeOptions {
   EffectOptions effect; // objectives empty: the workload's
@@ -46,6 +50,12 @@ struct AnalyzeOptions {
   std::FILE *progress = nullptr;
   /// What the report names as its source (the run directory or patch).
   std::string source;
+  /// Set (--backend=mpi): called once with the workload and the options of
+  /// the analysis's workbench; the plain measurements of that workbench run
+  /// on the runner it returns (the -O3 check's stay here).
+  std::function<RemoteRunner *(const std::string &workloadPath,
+                               const WorkbenchOptions &options)>
+      connectRemote;
 };
 
 /// Analyses every front member of a search run directory.

@@ -9,8 +9,10 @@
 
 #include "absl/strings/str_split.h"
 #include "analysis/analyze.h"
+#include "gevo/mpi/mpi_job.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
+#include "gevo/workbench/workbench.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -76,6 +78,12 @@ cl::opt<std::string> minimizer(
              "evaluations), ddmin, greedy (GEVO's one pass) or exhaustive"),
     cl::init("split"), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("No progress output"), cl::cat(category));
+cl::opt<std::string> backend(
+    "backend",
+    cl::desc("local (default), or mpi: started by mpirun, rank 0 analyses "
+             "and ranks 1.. measure its plain variants (--workers each); "
+             "writes mpi.json beside the report"),
+    cl::init("local"), cl::cat(category));
 
 } // namespace
 
@@ -87,6 +95,12 @@ int main(int argc, char **argv) {
           "write an HTML/Markdown/JSON report.\n",
           &llvm::errs()))
     return 2;
+  absl::StatusOr<std::unique_ptr<gevo::MpiJob>> mpi =
+      gevo::MpiJob::forBackend(backend, &argc, &argv);
+  if (!mpi.ok())
+    return gevo::reportBadInput(std::string(mpi.status().message()));
+  if (*mpi && !(*mpi)->leads())
+    return (*mpi)->serve(workers.getNumOccurrences() ? int(workers) : 0);
   if (runDir.empty() == patchPaths.empty())
     return gevo::reportBadInput(
         "give either --run=DIR or --patch=P --workload=W");
@@ -109,6 +123,11 @@ int main(int argc, char **argv) {
   options.checkOptimized = optimizedCheck;
   options.pipeline = pipeline;
   options.progress = quiet ? nullptr : stderr;
+  if (gevo::MpiJob *job = mpi->get())
+    options.connectRemote = [job](const std::string &workload,
+                                  const gevo::WorkbenchOptions &bench) {
+      return &job->begin(workload, bench, quiet ? nullptr : stderr);
+    };
 
   absl::StatusOr<gevo::AnalysisReport> report;
   if (!runDir.empty()) {
@@ -133,6 +152,10 @@ int main(int argc, char **argv) {
     report = gevo::analyzePatches(gevo::resolveUserPath(workloadPath), patches,
                                   options);
   }
+  if (*mpi)
+    if (absl::Status stats = (*mpi)->finish(options.outDir + "/mpi.json");
+        !stats.ok())
+      llvm::errs() << std::string(stats.message()) << "\n";
   if (!report.ok())
     return gevo::reportBadInput(std::string(report.status().message()));
   if (absl::Status status = gevo::writeReport(*report, options.outDir);

@@ -10,6 +10,7 @@
 #include "analysis/minimize.h"
 #include "analysis/patch_progress.h"
 #include "gevo/eval/workload.h"
+#include "gevo/mpi/mpi_job.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -65,6 +66,11 @@ cl::opt<std::string>
               cl::desc("Fitness cache to read and extend (a search run's "
                        "cache.jsonl); deterministic objectives only"),
               cl::init(""), cl::cat(category));
+cl::opt<std::string> backend(
+    "backend",
+    cl::desc("local (default), or mpi: started by mpirun, rank 0 minimises "
+             "and ranks 1.. measure its plain subsets (--workers each)"),
+    cl::init("local"), cl::cat(category));
 
 } // namespace
 
@@ -76,6 +82,12 @@ int main(int argc, char **argv) {
           "its effect (1-minimal).\n",
           &llvm::errs()))
     return 2;
+  absl::StatusOr<std::unique_ptr<gevo::MpiJob>> mpi =
+      gevo::MpiJob::forBackend(backend, &argc, &argv);
+  if (!mpi.ok())
+    return gevo::reportBadInput(std::string(mpi.status().message()));
+  if (*mpi && !(*mpi)->leads())
+    return (*mpi)->serve(workers.getNumOccurrences() ? int(workers) : 0);
   absl::StatusOr<gevo::Patch> patch =
       gevo::loadPatch(gevo::resolveUserPath(patchPath));
   if (!patch.ok())
@@ -115,6 +127,9 @@ int main(int argc, char **argv) {
       return gevo::reportBadInput(std::string(status.message()));
   if (absl::Status status = (*bench)->measureBaseline(); !status.ok())
     return gevo::reportBadInput(std::string(status.message()));
+  if (*mpi)
+    (*bench)->setRemote(&(*mpi)->begin(gevo::resolveUserPath(workloadPath),
+                                       benchOptions, stderr));
   gevo::PatchEffect effect(**bench, patch->edits(), options);
   absl::StatusOr<gevo::MinimizeResult> result;
   {

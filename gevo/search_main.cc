@@ -19,7 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "gevo/eval/jit.h"
 #include "gevo/ir/mutation.h"
-#include "gevo/mpi/mpi_search.h"
+#include "gevo/mpi/mpi_job.h"
 #include "gevo/search/explore.h"
 #include "gevo/search/search.h"
 #include "gevo/search/search_outputs.h"
@@ -260,16 +260,16 @@ int main(int argc, char **argv) {
     return 2;
   if (backend != "local" && backend != "mpi")
     return gevo::reportBadInput("--backend must be local or mpi");
-  std::unique_ptr<gevo::MpiSearchJob> mpi;
+  std::unique_ptr<gevo::MpiJob> mpi;
   if (backend == "mpi") {
     absl::StatusOr<double> limit = gevo::parseDuration(rankTimeout);
     if (!limit.ok() || *limit <= 0)
       return gevo::reportBadInput("--rank-timeout: expected e.g. 10s");
-    auto job = gevo::MpiSearchJob::start(&argc, &argv, *limit);
+    auto job = gevo::MpiJob::start(&argc, &argv, *limit);
     if (!job.ok())
       return gevo::reportBadInput(std::string(job.status().message()));
     mpi = std::move(*job);
-    if (!mpi->searches())
+    if (!mpi->leads())
       return mpi->serve(workers.getNumOccurrences() ? int(workers) : 0);
   }
   gevo::SearchConfig config;
@@ -384,7 +384,9 @@ int main(int argc, char **argv) {
     config.outDir = defaultOutDir(spec->name);
   }
   gevo::RemoteRunner *remote =
-      mpi ? &mpi->begin(config, quiet ? nullptr : stderr) : nullptr;
+      mpi ? &mpi->begin(config.workloadPath, gevo::workbenchOptions(config),
+                        quiet ? nullptr : stderr)
+          : nullptr;
   absl::StatusOr<gevo::SearchResult> result =
       gevo::runSearch(config, resuming, progress, remote);
   if (mpi) {

@@ -2,8 +2,9 @@
 # The benchmark tools that are not timings themselves:
 # - benchmarks_md renders BENCHMARKS.md from figures files: the numbers of a
 #   throughput and a minimiser file appear in it, missing files say "Not run.",
-#   the scale-out rows, speed-up and projection appear, and a results
-#   directory that does not exist still gives every section;
+#   the scale-out rows (with the ranks' idle share), speed-up and
+#   projection appear, and a results directory that does not exist still
+#   gives every section;
 # - scaling's generated model (64 -> 256 -> 128 -> 10, weights drawn in the
 #   module) is valid MLIR that //gevo:evaluate lowers and runs: one row with a
 #   run time and a peak memory, and no search rows when asked for none.
@@ -37,7 +38,7 @@ cat >"$tmp/results/scale_out.json" <<'JSON'
              "rank0_dispatch_ms_per_evaluation": 0.21, "rank0_polling_ms_per_evaluation": 0.5,
              "rank0_search_ms_per_evaluation": 4.3},
             {"ranks": 2, "workers": 1, "evaluations_per_s": 3.9, "rank0_waiting_share": 0.81,
-             "rank0_dispatch_ms_per_evaluation": 0.25, "rank0_polling_ms_per_evaluation": 0.4,
+             "ranks_idle_share": 0.064, "rank0_dispatch_ms_per_evaluation": 0.25, "rank0_polling_ms_per_evaluation": 0.4,
              "rank0_search_ms_per_evaluation": 4.5}],
  "speedup_2_ranks": 1.857, "evaluation_s": 0.476, "rank0_serial_ms_per_evaluation": 4.75,
  "bottleneck_cores": 100.2,
@@ -52,7 +53,7 @@ grep -q '| split | 6 | 7 | 3 | 2 | 0 |' <<<"$md" || fail "split totals missing"
 grep -q '| greedy | 8 | 9 | 1 | 4 | 1 |' <<<"$md" || fail "greedy totals missing"
 grep -q '4 kept / 8 evals (not 1-minimal)' <<<"$md" || fail "per-patch cell missing"
 grep -q '| front/01.gevo | 9 | 2 kept / 6 evals | - |' <<<"$md" || fail "a method that did not run is not '-'"
-grep -q '| 2 x 1 | 3.90 | 81% | 0.250 | 0.400 | 4.50 |' <<<"$md" || fail "scale-out row missing"
+grep -q '| 2 x 1 | 3.90 | 81% | 6.4% | 0.250 | 0.400 | 4.50 |' <<<"$md" || fail "scale-out row missing"
 grep -q '\*\*1.86x\*\* one rank' <<<"$md" || fail "scale-out speed-up missing"
 grep -q 'about \*\*100 cores\*\*' <<<"$md" || fail "scale-out bottleneck missing"
 grep -q '| 64 | 64 | 82.4 | 39% |' <<<"$md" || fail "scale-out projection missing"

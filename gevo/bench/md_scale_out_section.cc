@@ -29,25 +29,28 @@ void scaleOut(std::ostringstream &md) {
       "seed 1, population %d, %d generations) as an `mpirun` job on this "
       "machine. Evaluations/s over the window from the first variant handed "
       "out to the last result; rank 0's waiting share is the part of that "
-      "window it was off its CPU; its CPU per evaluation is split into "
-      "handing out (MPI, patch text, JSON), polling for results that had "
-      "not come yet (idle CPU, not on the critical path), and the search "
-      "itself (variation, building and keying each variant, history and "
-      "checkpoint files), which the evaluating ranks wait for between "
-      "generations:\n\n| evaluating ranks x workers | evaluations/s | rank 0 "
-      "waiting | rank 0 dispatch ms/eval | polling ms/eval | search ms/eval "
-      "|\n"
-      "|---|---|---|---|---|---|\n",
+      "window it was off its CPU; the ranks' idle share is the part the "
+      "evaluating ranks held no job (waiting for rank 0's next generation or "
+      "for the other ranks to end a batch); rank 0's CPU per evaluation is "
+      "split into handing out (MPI, patch text), polling for results that "
+      "had not come yet (idle wakeups and their sleeps, not on the critical "
+      "path), and the search itself (variation, building and keying each "
+      "variant, history and checkpoint files), which the evaluating ranks "
+      "wait for between generations:\n\n| evaluating ranks x workers | "
+      "evaluations/s | rank 0 waiting | ranks idle | rank 0 dispatch ms/eval "
+      "| polling ms/eval | search ms/eval |\n"
+      "|---|---|---|---|---|---|---|\n",
       str(o, "workload"), int(num(o, "population")),
       int(num(o, "generations")));
   if (const llvm::json::Array *rows = o->getArray("setups"))
     for (const llvm::json::Value &r : *rows) {
       const Object *row = r.getAsObject();
-      md << absl::StrFormat("| %d x %d | %.2f | %.0f%% | %.3f | %.3f | %.2f "
-                            "|\n",
+      md << absl::StrFormat("| %d x %d | %.2f | %.0f%% | %.1f%% | %.3f | "
+                            "%.3f | %.2f |\n",
                             int(num(row, "ranks")), int(num(row, "workers")),
                             num(row, "evaluations_per_s"),
                             100 * num(row, "rank0_waiting_share"),
+                            100 * num(row, "ranks_idle_share"),
                             num(row, "rank0_dispatch_ms_per_evaluation"),
                             num(row, "rank0_polling_ms_per_evaluation"),
                             num(row, "rank0_search_ms_per_evaluation"));

@@ -6,9 +6,10 @@
 // mpirun job with 1, 2 and 3 evaluating ranks of one worker each, and with
 // 1 rank of 2 workers, and reads each run's mpi.json: evaluations per second
 // over the window from the first variant handed out to the last result,
-// the share of that window rank 0 spent waiting (not on its CPU), and rank
-// 0's CPU per evaluation, split into handing out (MPI, encoding) and the
-// search itself (variation, building and keying variants, files). From
+// the share of that window rank 0 spent waiting (not on its CPU), the share
+// the evaluating ranks held no job, and rank 0's CPU per evaluation, split
+// into handing out (MPI, encoding), polling (idle wakeups and their sleeps)
+// and the search itself (variation, building and keying variants, files). From
 // these it projects evaluations/s to 64 and 1024 cores. Prints a row per
 // configuration, the 2-rank speed-up last, and writes JSON (--json).
 //
@@ -117,8 +118,8 @@ int main(int argc, char **argv) {
   std::vector<Setup> setups = {{1, 1}, {2, 1}, {3, 1}, {1, 2}};
   llvm::json::Array rows;
   double oneRank = 0, twoRanks = 0, searchMs = 0, dispatchMs = 0;
-  std::printf("ranks x workers | evaluations/s | rank 0 waiting | rank 0 "
-              "dispatch ms/eval | polling ms/eval | search ms/eval\n");
+  std::printf("ranks x workers | evaluations/s | rank 0 waiting | ranks idle "
+              "| rank 0 dispatch ms/eval | polling ms/eval | search ms/eval\n");
   for (Setup setup : setups) {
     llvm::Expected<llvm::json::Value> stats =
         runSetup(search, workloadDir, setup);
@@ -136,8 +137,9 @@ int main(int argc, char **argv) {
       searchMs = num("rank0_search_ms_per_evaluation");
       dispatchMs = num("rank0_dispatch_ms_per_evaluation");
     }
-    std::printf("%d x %d | %.2f | %.0f%% | %.3f | %.3f | %.2f\n", setup.ranks,
-                setup.workers, rate, 100 * num("rank0_waiting_share"),
+    std::printf("%d x %d | %.2f | %.0f%% | %.1f%% | %.3f | %.3f | %.2f\n",
+                setup.ranks, setup.workers, rate,
+                100 * num("rank0_waiting_share"), 100 * num("ranks_idle_share"),
                 num("rank0_dispatch_ms_per_evaluation"),
                 num("rank0_polling_ms_per_evaluation"),
                 num("rank0_search_ms_per_evaluation"));
@@ -148,6 +150,7 @@ int main(int argc, char **argv) {
         {"window_s", num("window_s")},
         {"evaluations_per_s", rate},
         {"rank0_waiting_share", num("rank0_waiting_share")},
+        {"ranks_idle_share", num("ranks_idle_share")},
         {"rank0_dispatch_ms_per_evaluation",
          num("rank0_dispatch_ms_per_evaluation")},
         {"rank0_polling_ms_per_evaluation",

@@ -11,48 +11,71 @@ namespace gevo {
 Outbox::~Outbox() { flush(1.0); }
 
 bool Outbox::send(int rank, int tag, std::string text) {
-  pending.push_back({rank, std::move(text), MPI_REQUEST_NULL});
-  Pending &item = pending.back();
-  int rc = MPI_Isend(item.text.data(), static_cast<int>(item.text.size()),
-                     MPI_CHAR, rank, tag, MPI_COMM_WORLD, &item.request);
-  if (rc != MPI_SUCCESS) {
-    pending.pop_back();
+  auto owned = std::make_unique<std::string>(std::move(text));
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (MPI_Isend(owned->data(), static_cast<int>(owned->size()), MPI_CHAR, rank,
+                tag, MPI_COMM_WORLD, &request) != MPI_SUCCESS)
     return false;
-  }
+  requests.push_back(request);
+  ranks.push_back(rank);
+  texts.push_back(std::move(owned));
   return true;
 }
 
 void Outbox::progress() {
-  for (auto it = pending.begin(); it != pending.end();) {
-    int done = 0;
-    if (MPI_Test(&it->request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done)
-      it = pending.erase(it);
-    else
-      ++it;
+  if (requests.empty())
+    return;
+  doneIndices.resize(requests.size());
+  int count = 0;
+  int rc = MPI_Testsome(static_cast<int>(requests.size()), requests.data(),
+                        &count, doneIndices.data(), MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS || count == MPI_UNDEFINED) {
+    // An error (a dead peer): drop what MPI has finished with by testing
+    // each; a failed test counts as finished.
+    for (size_t i = 0; i < requests.size(); ++i) {
+      int done = 0;
+      if (requests[i] == MPI_REQUEST_NULL ||
+          MPI_Test(&requests[i], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        done = 1;
+      if (done)
+        requests[i] = MPI_REQUEST_NULL;
+    }
   }
+  // Completed requests are MPI_REQUEST_NULL now: compact the vectors.
+  size_t kept = 0;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (requests[i] == MPI_REQUEST_NULL)
+      continue;
+    requests[kept] = requests[i];
+    ranks[kept] = ranks[i];
+    texts[kept] = std::move(texts[i]);
+    ++kept;
+  }
+  requests.resize(kept);
+  ranks.resize(kept);
+  texts.resize(kept);
 }
 
 void Outbox::forget(int rank) {
-  // MPI may read a cancelled send's buffer until MPI_Finalize: the entries
-  // move (list nodes, so the text stays where it is) to a list that lives
-  // as long as the process.
-  static auto *abandoned = new std::list<Pending>();
-  for (auto it = pending.begin(); it != pending.end();) {
-    auto next = std::next(it);
-    if (it->rank == rank) {
-      MPI_Cancel(&it->request);
-      MPI_Request_free(&it->request);
-      abandoned->splice(abandoned->end(), pending, it);
-    }
-    it = next;
+  // MPI may read a cancelled send's buffer until MPI_Finalize: the texts
+  // move to a list that lives as long as the process.
+  static auto *abandoned = new std::list<std::unique_ptr<std::string>>();
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (ranks[i] != rank)
+      continue;
+    MPI_Cancel(&requests[i]);
+    MPI_Request_free(&requests[i]);
+    requests[i] = MPI_REQUEST_NULL;
+    abandoned->push_back(std::move(texts[i]));
   }
+  progress();
 }
 
 void Outbox::flush(double maxSeconds) {
   auto start = SteadyClock::now();
-  while (!pending.empty() && secondsSince(start) < maxSeconds) {
+  while (!requests.empty() && secondsSince(start) < maxSeconds) {
     progress();
-    if (!pending.empty())
+    if (!requests.empty())
       idleFor(200);
   }
 }

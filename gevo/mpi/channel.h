@@ -2,8 +2,9 @@
 //
 // The MPI backend's only contact with MPI point-to-point calls: sends are
 // nonblocking and own their text until MPI is done with it (a dead peer
-// never blocks the sender), receives take a message only when one has
-// arrived. Errors are returned (MPI_ERRORS_RETURN), never fatal.
+// never blocks the sender; completed sends are collected with one
+// MPI_Testsome), receives take a message only when one has arrived. Errors
+// are returned (MPI_ERRORS_RETURN), never fatal.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_MPI_CHANNEL_H
@@ -13,31 +14,34 @@
 
 #include <algorithm>
 #include <list>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gevo {
 
 class Outbox {
 public:
   ~Outbox();
-  /// Starts sending `text` to `rank`; false when MPI refuses at once.
+  /// Starts sending `text` to `rank` (moved in, never copied); false when
+  /// MPI refuses at once.
   bool send(int rank, int tag, std::string text);
-  /// Drops the sends that have completed.
+  /// Drops the sends that have completed (one MPI_Testsome).
   void progress();
   /// Abandons the sends to `rank` (declared dead).
   void forget(int rank);
   /// Polls until every send has completed or `maxSeconds` have passed.
   void flush(double maxSeconds);
-  bool empty() const { return pending.empty(); }
+  bool empty() const { return requests.empty(); }
 
 private:
-  struct Pending {
-    int rank;
-    std::string text;
-    MPI_Request request;
-  };
-  std::list<Pending> pending;
+  // Parallel vectors: MPI_Testsome takes the requests as one array. A text
+  // lives on the heap, so moving the vectors never moves what MPI reads.
+  std::vector<MPI_Request> requests;
+  std::vector<int> ranks;
+  std::vector<std::unique_ptr<std::string>> texts;
+  std::vector<int> doneIndices;
 };
 
 struct Incoming {
@@ -53,22 +57,26 @@ std::optional<Incoming> receiveIfAny(int source);
 /// Sleeps `microseconds`.
 void idleFor(int microseconds);
 
-/// The sleep between polls that found nothing: 50 us, doubling up to a
-/// ceiling (2 ms unless set), back to 50 us once something happens. Each
-/// wakeup costs CPU; answering late costs an evaluating rank the ceiling.
+/// The sleep between polls that found nothing: a first step (50 us unless
+/// set), doubling up to a ceiling (2 ms unless set), back to the first step
+/// once something happens. Each wakeup costs CPU; answering late costs an
+/// evaluating rank with nothing queued up to the ceiling.
 class Backoff {
 public:
   void idle() {
     idleFor(step);
     step = std::min(step * 2, ceiling);
   }
-  void reset() { step = kMinMicroseconds; }
-  void setCeiling(int microseconds) {
-    ceiling = std::max(kMinMicroseconds, microseconds);
+  void reset() { step = first; }
+  void setSteps(int firstMicroseconds, int ceilingMicroseconds) {
+    first = std::max(kMinMicroseconds, firstMicroseconds);
+    ceiling = std::max(first, ceilingMicroseconds);
+    step = std::clamp(step, first, ceiling);
   }
 
 private:
   static constexpr int kMinMicroseconds = 50;
+  int first = kMinMicroseconds;
   int ceiling = 2000;
   int step = kMinMicroseconds;
 };

@@ -15,5 +15,7 @@ stats="$tmp/mpi.json"
 [[ $(grep -c '"state": "ready"' "$stats") == 2 ]] ||
   fail "a rank did not survive: $(cat "$stats")"
 grep -q '"requeued": 0' "$stats" || fail "jobs were re-queued: $(cat "$stats")"
-grep -q '"evaluations": 7,' "$stats" || fail "expected 7 remote evaluations: $(cat "$stats")"
+grep -q '"evaluations": 14,' "$stats" || fail "expected 14 remote evaluations: $(cat "$stats")"
+# The job queued behind the second hang went to the free rank.
+grep -q '"moved": [1-9]' "$stats" || fail "no job moved off the hanging rank: $(cat "$stats")"
 echo PASS

@@ -25,11 +25,6 @@ double threadCpuSeconds() {
   return now.tv_sec + now.tv_nsec * 1e-9;
 }
 
-const char *stateName(int state) {
-  static const char *names[] = {"starting", "ready", "failed", "lost"};
-  return names[state];
-}
-
 } // namespace
 
 Coordinator::Coordinator(int size, double rankTimeoutSeconds, std::FILE *log)
@@ -72,8 +67,6 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
   double callbacksBefore = callbackCpu;
   std::vector<Returned> back;
   Backoff backoff;
-  backoff.setCeiling(
-      static_cast<int>(std::clamp(meanRoundTrip * 1e4, 2e3, 2e4)));
   while (!jobs.empty()) {
     double iteration = threadCpuSeconds();
     bool busy = poll();
@@ -91,10 +84,19 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
     outbox->progress();
     if (busy) {
       backoff.reset();
-    } else {
-      pollingCpu += threadCpuSeconds() - iteration;
-      backoff.idle();
+      continue;
     }
+    if (saturated()) {
+      // Every rank has its next job: rank 0 may answer a tenth of a round
+      // trip late (2..200 ms), and starts there after a quarter of it.
+      int ceiling = static_cast<int>(std::clamp(meanRoundTrip * 1e5, 2e3, 2e5));
+      backoff.setSteps(ceiling / 4, ceiling);
+    } else
+      backoff.setSteps(
+          50, static_cast<int>(std::clamp(meanRoundTrip * 1e4, 2e3, 2e4)));
+    backoff.idle();
+    // The sleep's own CPU (the system call, the wakeup) is polling too.
+    pollingCpu += threadCpuSeconds() - iteration;
   }
   dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
   return back;
@@ -123,6 +125,7 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
       return lose(source, std::string(hello.status().message()));
     rank.hello = *hello;
     rank.state = Rank::State::Ready;
+    rank.idleSince = rank.lastHeard;
     if (log)
       std::fprintf(log,
                    "mpi: rank %d ready on %s (pid %lld), %d workers, "
@@ -145,6 +148,8 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
                   holding.end());
     ++rank.evaluations;
     ++evaluations;
+    if (holding.empty())
+      rank.idleSince = rank.lastHeard;
     double roundTrip = secondsSince(it->second.sent);
     meanRoundTrip =
         meanRoundTrip > 0 ? 0.8 * meanRoundTrip + 0.2 * roundTrip : roundTrip;
@@ -165,35 +170,118 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
   }
 }
 
+void Coordinator::rebalance() {
+  for (size_t a = 1; a < ranks.size(); ++a) {
+    Rank &free = ranks[a];
+    if (free.state != Rank::State::Ready ||
+        static_cast<int>(free.holding.size() + batches[a].size()) >=
+            free.hello.workers)
+      continue;
+    // The rank with the most jobs beyond its workers gives its last one
+    // (sent last, so queued there unless it started it meanwhile: then both
+    // run it and the first result counts).
+    size_t from = 0;
+    int most = 0;
+    for (size_t b = 1; b < ranks.size(); ++b) {
+      const Rank &busy = ranks[b];
+      int surplus = static_cast<int>(busy.holding.size()) - busy.hello.workers;
+      if (b != a && busy.state == Rank::State::Ready && surplus > most) {
+        most = surplus;
+        from = b;
+      }
+    }
+    if (from == 0)
+      return;
+    uint64_t id = ranks[from].holding.back();
+    ranks[from].holding.pop_back();
+    jobs[id].rank = -1; // a late result from `from` is ignored
+    if (!outbox->send(static_cast<int>(from), kTagCancel, absl::StrCat(id)))
+      lose(static_cast<int>(from), "MPI refused to send it a cancel");
+    batches[a].push_back(id);
+    ++moved;
+  }
+}
+
 void Coordinator::dispatch() {
   size_t n = ranks.size();
+  if (n < 2)
+    return;
+  batches.resize(n);
+  if (queue.empty())
+    rebalance();
+  size_t ready = 0;
+  for (size_t r = 1; r < n; ++r)
+    ready += ranks[r].state == Rank::State::Ready;
   // Round robin from where the last round stopped, one job per rank per
-  // turn, so that free slots fill evenly.
+  // turn, so that free slots fill evenly; a job queued at a rank only while
+  // the queue holds one for every ready rank, so that the last jobs of a
+  // batch go to ranks that are free.
   bool gave = true;
   while (!queue.empty() && gave) {
     gave = false;
     for (size_t k = 0; k + 1 < n && !queue.empty(); ++k) {
       size_t r = 1 + (dispatchFrom - 1 + k) % (n - 1);
       Rank &rank = ranks[r];
-      if (rank.state != Rank::State::Ready ||
-          static_cast<int>(rank.holding.size()) >= rank.hello.workers)
+      if (rank.state != Rank::State::Ready)
         continue;
-      uint64_t id = queue.front();
-      Pending &pending = jobs[id];
-      if (!outbox->send(static_cast<int>(r), kTagJob, pending.text)) {
-        lose(static_cast<int>(r), "MPI refused to send it a job");
+      int held = static_cast<int>(rank.holding.size() + batches[r].size());
+      int limit = rank.hello.workers * (queue.size() >= ready ? 2 : 1);
+      if (held >= limit)
         continue;
-      }
+      batches[r].push_back(queue.front());
       queue.pop_front();
-      pending.rank = static_cast<int>(r);
-      pending.sent = SteadyClock::now();
-      if (rank.holding.empty())
-        rank.lastHeard = SteadyClock::now(); // silence counts from here
-      rank.holding.push_back(id);
       gave = true;
       dispatchFrom = r % (n - 1) + 1;
     }
   }
+  auto now = SteadyClock::now();
+  for (size_t r = 1; r < n; ++r) {
+    std::vector<uint64_t> &batch = batches[r];
+    if (batch.empty())
+      continue;
+    std::string message;
+    for (uint64_t id : batch)
+      appendToBatch(message, jobs[id].text);
+    Rank &rank = ranks[r];
+    if (!outbox->send(static_cast<int>(r), kTagJobs, std::move(message))) {
+      // Back to the front, in order, for the other ranks.
+      for (auto it = batch.rbegin(); it != batch.rend(); ++it)
+        queue.push_front(*it);
+      batch.clear();
+      lose(static_cast<int>(r), "MPI refused to send it jobs");
+      continue;
+    }
+    if (rank.holding.empty()) {
+      rank.lastHeard = now; // silence counts from here
+      if (anyJob)
+        rank.idleSeconds +=
+            std::max(0.0, std::chrono::duration<double>(
+                              now - std::max(rank.idleSince, firstJob))
+                              .count());
+    }
+    for (uint64_t id : batch) {
+      Pending &pending = jobs[id];
+      pending.rank = static_cast<int>(r);
+      pending.sent = now;
+      rank.holding.push_back(id);
+    }
+    batch.clear();
+  }
+}
+
+bool Coordinator::saturated() const {
+  bool any = false;
+  for (size_t r = 1; r < ranks.size(); ++r) {
+    const Rank &rank = ranks[r];
+    if (rank.state == Rank::State::Starting)
+      return false;
+    if (rank.state != Rank::State::Ready)
+      continue;
+    any = true;
+    if (static_cast<int>(rank.holding.size()) <= rank.hello.workers)
+      return false;
+  }
+  return any;
 }
 
 void Coordinator::checkSilence() {
@@ -241,51 +329,18 @@ bool Coordinator::anyUsable() const {
 }
 
 void Coordinator::stop() {
+  if (log) {
+    std::string perRank;
+    for (size_t r = 1; r < ranks.size(); ++r)
+      absl::StrAppend(&perRank, r > 1 ? ", " : "", "rank ", r, ": ",
+                      ranks[r].evaluations);
+    std::fprintf(log, "mpi: %lld evaluations (%s)\n",
+                 static_cast<long long>(evaluations), perRank.c_str());
+  }
   for (size_t r = 1; r < ranks.size(); ++r)
     if (ranks[r].state != Rank::State::Lost)
       outbox->send(static_cast<int>(r), kTagStop, "");
   outbox->flush(5.0);
-}
-
-llvm::json::Value Coordinator::stats() const {
-  llvm::json::Array rankList;
-  for (size_t r = 1; r < ranks.size(); ++r) {
-    const Rank &rank = ranks[r];
-    llvm::json::Object object{
-        {"rank", static_cast<int64_t>(r)},
-        {"state", stateName(static_cast<int>(rank.state))},
-        {"host", rank.hello.host},
-        {"pid", rank.hello.pid},
-        {"workers", rank.hello.workers},
-        {"baseline_run_ms", rank.hello.baselineRunMs},
-        {"evaluations", rank.evaluations},
-    };
-    if (!rank.why.empty())
-      object["why"] = rank.why;
-    rankList.push_back(std::move(object));
-  }
-  double window =
-      anyJob && evaluations > 0
-          ? std::chrono::duration<double>(lastResult - firstJob).count()
-          : 0.0;
-  double cpu = cpuAtLastResult - cpuAtFirstJob;
-  double perEvaluation = evaluations > 0 ? 1000.0 / evaluations : 0.0;
-  return llvm::json::Object{
-      {"ranks", std::move(rankList)},
-      {"evaluations", evaluations},
-      {"requeued", requeued},
-      {"handed_back", handedBack},
-      {"window_s", window},
-      {"evaluations_per_s", window > 0 ? evaluations / window : 0.0},
-      {"rank0_cpu_s", cpu},
-      {"rank0_waiting_share",
-       window > 0 ? std::max(0.0, 1 - cpu / window) : 0.0},
-      {"rank0_dispatch_ms_per_evaluation",
-       (dispatchCpu - pollingCpu) * perEvaluation},
-      {"rank0_polling_ms_per_evaluation", pollingCpu * perEvaluation},
-      {"rank0_search_ms_per_evaluation",
-       std::max(0.0, cpu - dispatchCpu) * perEvaluation},
-  };
 }
 
 } // namespace gevo

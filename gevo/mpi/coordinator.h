@@ -2,11 +2,16 @@
 //
 // A RemoteRunner over the evaluating ranks of an mpirun job. Jobs wait in
 // one queue; a rank gets one whenever it holds fewer than its workers, so
-// fast ranks take more. Results are keyed by job, never by arrival order. A
-// rank that falls silent for longer than the rank timeout (or that MPI
-// reports failed) is declared lost: its jobs go back to the front of the
-// queue for the others, and when no rank is left the jobs are handed back
-// to the caller to run itself. No mpi.h here.
+// fast ranks take more, and while the queue holds a job for every rank it
+// gets up to twice that (the next job waits at the rank, so the rank never
+// idles waiting for rank 0). The jobs a rank gets at once travel in one
+// message. Once the queue is empty, a job still queued at one rank moves to
+// a rank with nothing to do (the first rank is told to drop it), so the end
+// of a batch does not wait on jobs queued behind another. Results are keyed by
+// job, never by arrival order. A rank that falls silent for longer than the
+// rank timeout (or that MPI reports failed) is declared lost: its jobs go back
+// to the front of the queue for the others, and when no rank is left the jobs
+// are handed back to the caller to run itself. No mpi.h here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_MPI_COORDINATOR_H
@@ -40,7 +45,9 @@ public:
   std::vector<Returned> wait() override;
   /// Tells every rank still there to end and waits (briefly) for the sends.
   void stop();
-  /// Ranks, evaluations, rank-0 time waiting and working: mpi.json.
+  /// Ranks, evaluations, rank-0 time waiting and working, and the share of
+  /// the window the evaluating ranks held no job (waiting on rank 0 or on
+  /// the end of a batch): mpi.json.
   llvm::json::Value stats() const;
 
 private:
@@ -50,6 +57,10 @@ private:
     std::vector<uint64_t> holding;
     SteadyClock::time_point lastHeard;
     int64_t evaluations = 0;
+    /// Holding nothing since (once ready), and the seconds it so waited
+    /// for rank 0 between its first job and its last.
+    SteadyClock::time_point idleSince;
+    double idleSeconds = 0;
     std::string why; // failed or lost: why
   };
   struct Pending {
@@ -63,6 +74,11 @@ private:
   bool poll();
   void handle(int source, int tag, const std::string &text);
   void dispatch();
+  /// Queue empty: moves jobs queued behind running ones to free ranks.
+  void rebalance();
+  /// Every ready rank holds a job queued behind its running ones: rank 0
+  /// may answer late without idling a rank.
+  bool saturated() const;
   void checkSilence();
   void lose(int rank, const std::string &why);
   bool anyUsable() const;
@@ -81,12 +97,14 @@ private:
   double cpuAtFirstJob = 0, cpuAtLastResult = 0;
   bool anyJob = false;
   double dispatchCpu = 0; // in submit() and wait(), results' callbacks not
-  double pollingCpu = 0;  // of that, in polls that found nothing
+  double pollingCpu = 0;  // of that, in polls that found nothing and sleeps
   double callbackCpu = 0; // in the callbacks: the search's bookkeeping
   /// Mean seconds from handing a job out to its result: polls that find
-  /// nothing back off up to 1% of it (2..20 ms).
+  /// nothing back off up to 1% of it (2..20 ms), or 10% (2..200 ms) while
+  /// every rank has a job queued.
   double meanRoundTrip = 0;
-  int64_t evaluations = 0, requeued = 0, handedBack = 0;
+  std::vector<std::vector<uint64_t>> batches; // per rank, reused
+  int64_t evaluations = 0, requeued = 0, handedBack = 0, moved = 0;
 };
 
 } // namespace gevo

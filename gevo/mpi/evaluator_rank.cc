@@ -4,23 +4,29 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <deque>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/mpi/channel.h"
 #include "gevo/mpi/messages.h"
-#include "gevo/search/search.h"
+#include "gevo/mpi/rank_setup.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
 #include "gevo/workbench/workbench.h"
-#include "llvm/Support/JSON.h"
 
 namespace gevo {
 namespace {
 
 /// Seconds between heartbeats while the rank holds jobs.
 constexpr double kHeartbeatSeconds = 0.5;
+/// How long a full pool waits for its children before looking at MPI
+/// again: a child that ends wakes it at once, and the next job is queued
+/// here already, so only heartbeats and a stop wait on this.
+constexpr int kFullPoolWaitMs = 50;
 
 /// The next message from rank 0, waiting for it.
 Incoming nextFromRankZero() {
@@ -33,19 +39,14 @@ Incoming nextFromRankZero() {
 }
 
 absl::StatusOr<std::unique_ptr<Workbench>>
-openWorkbench(const std::string &configJson, int workers) {
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(configJson);
-  if (!value)
-    return absl::InvalidArgumentError("rank 0's config: " +
-                                      llvm::toString(value.takeError()));
-  GEVO_ASSIGN_OR_RETURN(SearchConfig config,
-                        configFromJson(*value, "rank 0's config"));
+openWorkbench(const std::string &setupJson, int workers) {
+  GEVO_ASSIGN_OR_RETURN(RankSetup setup, decodeRankSetup(setupJson));
   if (workers >= 1)
-    config.workers = workers;
+    setup.options.workers = workers;
   GEVO_ASSIGN_OR_RETURN(WorkloadSpec spec,
-                        loadWorkloadSpec(config.workloadPath));
+                        loadWorkloadSpec(setup.workloadPath));
   GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Workbench> bench,
-                        Workbench::create(spec, workbenchOptions(config)));
+                        Workbench::create(spec, setup.options));
   GEVO_RETURN_IF_ERROR(bench->measureBaseline());
   return bench;
 }
@@ -63,18 +64,29 @@ public:
     bool stopping = false;
     Backoff backoff;
     while (!stopping || pool.runningCount() > 0) {
-      while (!stopping && pool.runningCount() < bench.workers()) {
+      while (!stopping) {
         std::optional<Incoming> message = receiveIfAny(0);
         if (!message)
           break;
         backoff.reset();
-        if (message->tag == kTagStop)
+        if (message->tag == kTagStop) {
           stopping = true;
-        else if (message->tag == kTagJob && !start(message->text))
+          queued.clear(); // rank 0 wants nothing more
+        } else if (message->tag == kTagJobs && !accept(message->text)) {
+          return false;
+        } else if (message->tag == kTagCancel) {
+          cancel(message->text);
+        }
+      }
+      while (!queued.empty() && pool.runningCount() < bench.workers()) {
+        std::pair<uint64_t, RemoteJob> job = std::move(queued.front());
+        queued.pop_front();
+        if (!start(job.first, job.second))
           return false;
       }
       if (pool.runningCount() > 0) {
-        pool.service(2);
+        bool full = pool.runningCount() >= bench.workers();
+        pool.service(full ? kFullPoolWaitMs : 2);
         if (secondsSince(lastBeat) > kHeartbeatSeconds) {
           outbox.send(0, kTagHeartbeat, "");
           lastBeat = SteadyClock::now();
@@ -89,12 +101,35 @@ public:
   }
 
 private:
+  /// Queues the jobs of one message; false when this rank cannot go on.
+  bool accept(const std::string &message) {
+    absl::StatusOr<std::vector<std::string>> texts = splitBatch(message);
+    if (!texts.ok())
+      return fail(absl::StrCat("unreadable jobs: ", texts.status().message()));
+    for (const std::string &text : *texts) {
+      absl::StatusOr<std::pair<uint64_t, RemoteJob>> decoded = decodeJob(text);
+      if (!decoded.ok())
+        return fail(
+            absl::StrCat("unreadable job: ", decoded.status().message()));
+      queued.push_back(std::move(*decoded));
+    }
+    return true;
+  }
+
+  /// Drops a queued job rank 0 gave to another rank (started: it runs on,
+  /// and rank 0 ignores its result).
+  void cancel(const std::string &text) {
+    uint64_t id = 0;
+    if (!absl::SimpleAtoi(text, &id))
+      return;
+    queued.erase(
+        std::remove_if(queued.begin(), queued.end(),
+                       [id](const auto &job) { return job.first == id; }),
+        queued.end());
+  }
+
   /// Rebuilds and submits a job; false when this rank cannot go on.
-  bool start(const std::string &text) {
-    absl::StatusOr<std::pair<uint64_t, RemoteJob>> decoded = decodeJob(text);
-    if (!decoded.ok())
-      return fail(absl::StrCat("unreadable job: ", decoded.status().message()));
-    auto &[id, job] = *decoded;
+  bool start(uint64_t id, const RemoteJob &job) {
     BuiltVariant built = bench.build(job.edits);
     std::string key = modelFingerprint(*built.module);
     if (built.dropped > 0 || key != job.key)
@@ -117,7 +152,7 @@ private:
   }
 
   bool fail(const std::string &why) {
-    std::fprintf(stderr, "gevo-search rank %d: %s\n", rank, why.c_str());
+    std::fprintf(stderr, "gevo rank %d: %s\n", rank, why.c_str());
     outbox.send(0, kTagFailed, why);
     return false;
   }
@@ -126,6 +161,8 @@ private:
   Workbench &bench;
   SandboxPool pool;
   Outbox outbox;
+  /// Jobs received, not yet started (rank 0 queues some ahead).
+  std::deque<std::pair<uint64_t, RemoteJob>> queued;
 };
 
 } // namespace
@@ -139,7 +176,7 @@ int serveEvaluations(int rank, int workers) {
   Outbox outbox;
   if (!bench.ok()) {
     std::string why(bench.status().message());
-    std::fprintf(stderr, "gevo-search rank %d: %s\n", rank, why.c_str());
+    std::fprintf(stderr, "gevo rank %d: %s\n", rank, why.c_str());
     outbox.send(0, kTagFailed, why);
   } else {
     char host[256] = "";
@@ -147,8 +184,8 @@ int serveEvaluations(int rank, int workers) {
     RankHello hello{host, static_cast<int64_t>(::getpid()), (*bench)->workers(),
                     (*bench)->unmodifiedKey(),
                     (*bench)->baseline().medianRunMs};
-    std::fprintf(stderr, "gevo-search rank %d: evaluating on %s, pid %lld\n",
-                 rank, host, static_cast<long long>(hello.pid));
+    std::fprintf(stderr, "gevo rank %d: evaluating on %s, pid %lld\n", rank,
+                 host, static_cast<long long>(hello.pid));
     outbox.send(0, kTagHello, encodeHello(hello));
     Server server(rank, **bench);
     if (server.run())

@@ -75,25 +75,45 @@ decodeJob(const std::string &text) {
   return std::make_pair(id, std::move(job));
 }
 
+void appendToBatch(std::string &batch, const std::string &jobText) {
+  absl::StrAppend(&batch, jobText.size(), "\n", jobText);
+}
+
+absl::StatusOr<std::vector<std::string>> splitBatch(const std::string &batch) {
+  std::vector<std::string> texts;
+  size_t at = 0;
+  while (at < batch.size()) {
+    size_t newline = batch.find('\n', at);
+    uint64_t bytes = 0;
+    if (newline == std::string::npos ||
+        !absl::SimpleAtoi(absl::string_view(batch).substr(at, newline - at),
+                          &bytes) ||
+        bytes > batch.size() - newline - 1)
+      return absl::InvalidArgumentError(
+          absl::StrCat("jobs: bad frame at byte ", at));
+    texts.push_back(batch.substr(newline + 1, bytes));
+    at = newline + 1 + bytes;
+  }
+  return texts;
+}
+
 std::string encodeResult(uint64_t id, const Measurement &measurement) {
-  return absl::StrCat("{\"job\":", id,
-                      ",\"measurement\":", toJsonLine(measurement), "}");
+  return absl::StrCat(id, " ", toJsonLine(measurement));
 }
 
 absl::StatusOr<std::pair<uint64_t, Measurement>>
 decodeResult(const std::string &text) {
-  absl::StatusOr<llvm::json::Object> object = parseObject(text, "result");
-  if (!object.ok())
-    return object.status();
-  std::optional<int64_t> id = object->getInteger("job");
-  const llvm::json::Value *measurement = object->get("measurement");
-  if (!id || *id < 0 || !measurement)
-    return absl::InvalidArgumentError("result: no job or measurement");
+  size_t space = text.find(' ');
+  uint64_t id = 0;
+  if (space == std::string::npos ||
+      !absl::SimpleAtoi(absl::string_view(text).substr(0, space), &id))
+    return absl::InvalidArgumentError("result: no job id");
   absl::StatusOr<Measurement> parsed =
-      parseMeasurementJson(printJson(*measurement));
+      parseMeasurementJson(text.substr(space + 1));
   if (!parsed.ok())
-    return parsed.status();
-  return std::make_pair(static_cast<uint64_t>(*id), std::move(*parsed));
+    return absl::InvalidArgumentError(
+        absl::StrCat("result of job ", id, ": ", parsed.status().message()));
+  return std::make_pair(id, std::move(*parsed));
 }
 
 std::string encodeHello(const RankHello &hello) {

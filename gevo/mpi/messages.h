@@ -1,11 +1,11 @@
-//===- messages.h - What rank 0 and the evaluating ranks say to each other
-//-===//
+//===- messages.h - What rank 0 and the evaluating ranks say to each other ===//
 //
 // The MPI backend's messages as text, without MPI: a job is a patch (the
-// replay/ format) whose header names the job and the variant's key, a result
-// is the measurement's JSON keyed by the job, and a rank introduces itself
-// with its host, pid, workers and its own baseline. Edit lists only, never
-// MLIR or binaries, so ranks on other machines rebuild each variant.
+// replay/ format) whose header names the job and the variant's key, several
+// jobs travel in one message as length-framed patches, a result is the job
+// id and the measurement's JSON line, and a rank introduces itself with its
+// host, pid, workers and its own baseline. Edit lists only, never MLIR or
+// binaries, so ranks on other machines rebuild each variant.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_MPI_MESSAGES_H
@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "gevo/eval/measurement.h"
@@ -24,11 +25,12 @@ namespace gevo {
 enum MpiTag : int {
   kTagStart = 1,     // 0 -> r: the search's config (JSON)
   kTagStop = 2,      // 0 -> r: no more work; end
-  kTagJob = 3,       // 0 -> r: encodeJob
+  kTagJobs = 3,      // 0 -> r: encodeJob texts, framed by appendToBatch
   kTagHello = 4,     // r -> 0: encodeHello, once its baseline is measured
   kTagResult = 5,    // r -> 0: encodeResult
   kTagHeartbeat = 6, // r -> 0: still alive (empty), while it holds jobs
   kTagFailed = 7,    // r -> 0: it cannot evaluate (one line why)
+  kTagCancel = 8,    // 0 -> r: drop job N (decimal) if not yet started
 };
 
 /// A job as patch text: `meta job=N score_test=0|1 max_seconds=S
@@ -37,7 +39,13 @@ std::string encodeJob(uint64_t id, const RemoteJob &job);
 absl::StatusOr<std::pair<uint64_t, RemoteJob>>
 decodeJob(const std::string &text);
 
-/// `{"job": N, "measurement": {...}}` (the fitness cache's measurement JSON).
+/// Adds one job's text to a message of several: `<bytes>\n<text>`.
+void appendToBatch(std::string &batch, const std::string &jobText);
+/// The job texts of a message built by appendToBatch, in order.
+absl::StatusOr<std::vector<std::string>> splitBatch(const std::string &batch);
+
+/// `N {...}`: the job id, a space and the fitness cache's measurement JSON
+/// line (parsed once on arrival).
 std::string encodeResult(uint64_t id, const Measurement &measurement);
 absl::StatusOr<std::pair<uint64_t, Measurement>>
 decodeResult(const std::string &text);

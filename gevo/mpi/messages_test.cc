@@ -50,6 +50,31 @@ TEST(Messages, JobWithoutIdIsRejected) {
   EXPECT_FALSE(decodeJob(text).ok());
 }
 
+TEST(Messages, SeveralJobsTravelInOneMessageInOrder) {
+  RemoteJob first{"0123456789abcdef"};
+  first.edits = {edit("constant @main/arith.constant#0~c99c2014 = 0.001")};
+  RemoteJob second{"fedcba9876543210"};
+  std::string batch;
+  appendToBatch(batch, encodeJob(3, first));
+  appendToBatch(batch, encodeJob(4, second));
+  absl::StatusOr<std::vector<std::string>> texts = splitBatch(batch);
+  ASSERT_TRUE(texts.ok()) << texts.status();
+  ASSERT_EQ(texts->size(), 2u);
+  absl::StatusOr<std::pair<uint64_t, RemoteJob>> a = decodeJob((*texts)[0]);
+  absl::StatusOr<std::pair<uint64_t, RemoteJob>> b = decodeJob((*texts)[1]);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->first, 3u);
+  EXPECT_EQ(a->second.key, first.key);
+  ASSERT_EQ(a->second.edits.size(), 1u);
+  EXPECT_EQ(printEdit(a->second.edits[0]), printEdit(first.edits[0]));
+  EXPECT_EQ(b->first, 4u);
+  EXPECT_EQ(b->second.key, second.key);
+  // A frame that claims more bytes than the message holds, or no length.
+  EXPECT_FALSE(splitBatch(batch.substr(0, batch.size() - 1)).ok());
+  EXPECT_FALSE(splitBatch("x\nabc").ok());
+  EXPECT_TRUE(splitBatch("")->empty());
+}
+
 TEST(Messages, ResultKeepsEveryFigureExactly) {
   Measurement m;
   m.outcome = Outcome::Crash;
@@ -71,8 +96,10 @@ TEST(Messages, ResultKeepsEveryFigureExactly) {
   EXPECT_EQ(back->second.medianRunMs, m.medianRunMs);
   EXPECT_EQ(back->second.staticCost, m.staticCost);
   EXPECT_EQ(toJsonLine(back->second), toJsonLine(m));
+  EXPECT_EQ(text.substr(0, 2), "9 "); // the id, then the JSON line
   EXPECT_FALSE(decodeResult("{\"job\":1}").ok());
-  EXPECT_FALSE(decodeResult("not json").ok());
+  EXPECT_FALSE(decodeResult("9 not json").ok());
+  EXPECT_FALSE(decodeResult("x {}").ok());
 }
 
 TEST(Messages, HelloRoundTripsAndNeedsEveryField) {

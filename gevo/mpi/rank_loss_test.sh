@@ -20,7 +20,7 @@ flags=(--workload=testdata/digits_mlp_predict --objectives=static_cost,error
 job=$!
 victim=""
 for _ in $(seq 900); do
-  victim=$(sed -n 's/^gevo-search rank 2: evaluating on .*, pid \([0-9]*\)$/\1/p' "$tmp/mpi.err")
+  victim=$(sed -n 's/^gevo rank 2: evaluating on .*, pid \([0-9]*\)$/\1/p' "$tmp/mpi.err")
   if [[ -n "$victim" && -f "$tmp/mpi/checkpoint.json" ]] &&
      grep -q '"generation":[1-9]' "$tmp/mpi/checkpoint.json"; then
     break

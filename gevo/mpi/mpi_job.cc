@@ -1,6 +1,6 @@
-//===- mpi_search.cc - A search as an mpirun job: --backend=mpi -----------===//
+//===- mpi_job.cc - A tool as an mpirun job: --backend=mpi ----------------===//
 
-#include "gevo/mpi/mpi_search.h"
+#include "gevo/mpi/mpi_job.h"
 
 #include <mpi.h>
 
@@ -13,6 +13,7 @@
 #include "gevo/mpi/channel.h"
 #include "gevo/mpi/coordinator.h"
 #include "gevo/mpi/evaluator_rank.h"
+#include "gevo/mpi/rank_setup.h"
 #include "gevo/support/file_io.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,22 +26,32 @@ constexpr int kFinalizeSeconds = 10;
 
 } // namespace
 
-absl::StatusOr<std::unique_ptr<MpiSearchJob>>
-MpiSearchJob::start(int *argc, char ***argv, double rankTimeoutSeconds) {
+absl::StatusOr<std::unique_ptr<MpiJob>>
+MpiJob::start(int *argc, char ***argv, double rankTimeoutSeconds) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS)
     return absl::FailedPreconditionError(
         "--backend=mpi: MPI_Init failed (run under mpirun)");
   // A lost rank must come back as an error code, never end this process.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  std::unique_ptr<MpiSearchJob> job(new MpiSearchJob());
+  std::unique_ptr<MpiJob> job(new MpiJob());
   MPI_Comm_rank(MPI_COMM_WORLD, &job->rankId);
   MPI_Comm_size(MPI_COMM_WORLD, &job->sizeOfJob);
   job->rankTimeout = rankTimeoutSeconds;
   return job;
 }
 
-MpiSearchJob::~MpiSearchJob() {
-  if (searches() && !finished)
+absl::StatusOr<std::unique_ptr<MpiJob>>
+MpiJob::forBackend(const std::string &backend, int *argc, char ***argv,
+                   double rankTimeoutSeconds) {
+  if (backend == "local")
+    return nullptr;
+  if (backend != "mpi")
+    return absl::InvalidArgumentError("--backend must be local or mpi");
+  return start(argc, argv, rankTimeoutSeconds);
+}
+
+MpiJob::~MpiJob() {
+  if (leads() && !finished)
     (void)finish("");
   // Open MPI 4's MPI_Finalize waits on a fence over every process of the
   // job; after a rank was lost that fence may never complete. All the work
@@ -52,7 +63,7 @@ MpiSearchJob::~MpiSearchJob() {
   std::thread([rank = rankId] {
     std::this_thread::sleep_for(std::chrono::seconds(kFinalizeSeconds));
     std::fprintf(stderr,
-                 "gevo-search rank %d: MPI_Finalize did not return in %d s "
+                 "gevo rank %d: MPI_Finalize did not return in %d s "
                  "(a rank was lost?); ending without it\n",
                  rank, kFinalizeSeconds);
     std::_Exit(0);
@@ -60,21 +71,16 @@ MpiSearchJob::~MpiSearchJob() {
   MPI_Finalize();
 }
 
-int MpiSearchJob::serve(int workers) {
-  return serveEvaluations(rankId, workers);
-}
+int MpiJob::serve(int workers) { return serveEvaluations(rankId, workers); }
 
-RemoteRunner &MpiSearchJob::begin(const SearchConfig &config, std::FILE *log) {
+RemoteRunner &MpiJob::begin(const std::string &workloadPath,
+                            const WorkbenchOptions &options, std::FILE *log) {
   coordinator = std::make_unique<Coordinator>(sizeOfJob, rankTimeout, log);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << toJson(config);
-  os.flush();
-  coordinator->start(text);
+  coordinator->start(encodeRankSetup(RankSetup{workloadPath, options}));
   return *coordinator;
 }
 
-absl::Status MpiSearchJob::finish(const std::string &statsPath) {
+absl::Status MpiJob::finish(const std::string &statsPath) {
   finished = true;
   if (!coordinator) {
     // Stopped before the search began: the ranks wait for a start or stop.
