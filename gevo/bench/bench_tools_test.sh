@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The benchmark tools that are not timings themselves:
 # - benchmarks_md renders BENCHMARKS.md from figures files: the numbers of a
-#   throughput and a minimiser file appear in it, missing files say "Not run.",
-#   the scale-out rows (with the ranks' idle share), speed-up and
-#   projection appear, and a results directory that does not exist still
-#   gives every section;
+#   throughput (with its search rows), a compile-profile and a minimiser
+#   file appear in it, missing files say "Not run.",
+#   the scale-out rows (with the ranks' idle share), speed-up and projection appear, and a results
+#   directory that does not exist still gives every section;
 # - scaling's generated model (64 -> 256 -> 128 -> 10, weights drawn in the
 #   module) is valid MLIR that //gevo:evaluate lowers and runs: one row with a
 #   run time and a peak memory, and no search rows when asked for none.
@@ -20,7 +20,25 @@ cat >"$tmp/results/throughput.json" <<'JSON'
  "gevo_ms_per_variant": 229.1, "naive_ms_per_variant": 1414.2, "speedup": 6.18,
  "workers": 2, "gevo_variants_per_s_parallel": 10.1, "build_ms": 8.9,
  "lower_ms": 62.5, "codegen_ms": 106.5, "run_ms": 36.4,
- "compile_overhead_ms": 169, "search_run_ms": 218}
+ "compile_overhead_ms": 169, "search_run_ms": 218,
+ "search_variants": 60, "search_workers": 2, "search_both_ok": 50,
+ "search_agree": 49, "search_vector_over_plain": 1.37,
+ "search_plain_evals_per_s": 5.31, "search_plain_evaluations": 120,
+ "search_plain_ran": 110, "search_plain_ok": 100, "search_plain_lower_ms": 40.5,
+ "search_plain_codegen_ms": 70.25, "search_plain_run_ms": 18.5,
+ "search_vector_evals_per_s": 7.27, "search_vector_evaluations": 120,
+ "search_vector_ran": 110, "search_vector_ok": 98, "search_vector_lower_ms": 80.5,
+ "search_vector_codegen_ms": 120.25, "search_vector_run_ms": 2.1}
+JSON
+cat >"$tmp/results/compile_profile.json" <<'JSON'
+{"digits_mlp_train": {
+  "cold_child": {"lower_ms": 95.5, "codegen_ms": 150.5, "llvm_opt_ms": 20.5,
+                 "machine_codegen_ms": 130.0, "translate_only_ms": 6.5, "object_only_ms": 125.5,
+                 "passes": {"canonicalize": 8.5}},
+  "warm_child": {"lower_ms": 82.5, "codegen_ms": 140.5, "llvm_opt_ms": 18.5,
+                 "machine_codegen_ms": 122.0, "translate_only_ms": 5.5, "object_only_ms": 120.5,
+                 "passes": {"convert-vector-to-llvm": 16.5, "canonicalize": 8.25}},
+  "codegen_settings": [{"setting": "O1 + IR passes", "codegen_ms": 125.75, "run_ms": 1.71}]}}
 JSON
 cat >"$tmp/results/minimizers.json" <<'JSON'
 {"run": "r", "objectives": "static_cost,error", "patches_compared": 1,
@@ -49,6 +67,12 @@ md=$(cat "$tmp/B.md")
 grep -q 'GENERATED' <<<"$md" || fail "no GENERATED header"
 grep -q '\*\*6.18x\*\*' <<<"$md" || fail "throughput ratio missing"
 grep -q '| 8.9 | 62.5 | 106.5 | 36.4 |' <<<"$md" || fail "throughput split missing"
+grep -q 'evaluates \*\*1.37x\*\* the plain' <<<"$md" || fail "search pipeline ratio missing"
+grep -q '| vector | 7.27 | 120 | 110 | 98 | 80.5 | 120.2 | 2.10 |' <<<"$md" || fail "search vector row missing"
+grep -q '| digits_mlp_train | child of a warmed process | 82.5 | 140.5 | 18.5 | 122.0 | 5.5 | 120.5 |' <<<"$md" ||
+  fail "compile profile row missing"
+grep -q '| digits_mlp_train | O1 + IR passes | 125.8 | 1.71 |' <<<"$md" || fail "codegen setting row missing"
+grep -q 'convert-vector-to-llvm 16.5, canonicalize 8.2' <<<"$md" || fail "pass ranking missing"
 grep -q '| split | 6 | 7 | 3 | 2 | 0 |' <<<"$md" || fail "split totals missing"
 grep -q '| greedy | 8 | 9 | 1 | 4 | 1 |' <<<"$md" || fail "greedy totals missing"
 grep -q '4 kept / 8 evals (not 1-minimal)' <<<"$md" || fail "per-patch cell missing"
@@ -59,8 +83,8 @@ grep -q 'about \*\*100 cores\*\*' <<<"$md" || fail "scale-out bottleneck missing
 grep -q '| 64 | 64 | 82.4 | 39% |' <<<"$md" || fail "scale-out projection missing"
 sections=$(grep -c '^## ' <<<"$md")
 ((sections >= 8)) || fail "only $sections sections"
-# Every section but the three whose figures are here says so.
-[[ $(grep -c '^Not run\.$' <<<"$md") == $((sections - 3)) ]] || fail "expected $((sections - 3)) sections not run"
+# Every section but the four whose figures are here says so.
+[[ $(grep -c '^Not run\.$' <<<"$md") == $((sections - 4)) ]] || fail "expected $((sections - 4)) sections not run"
 
 "$benchmarks_md" --results="$tmp/none" -o "$tmp/empty.md" || fail "benchmarks_md failed on no results"
 [[ $(grep -c '^Not run\.$' "$tmp/empty.md") == "$sections" ]] || fail "expected $sections sections not run"

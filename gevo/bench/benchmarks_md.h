@@ -45,6 +45,7 @@ void scaling(std::ostringstream &md);
 void scaleOut(std::ostringstream &md);
 void irScaling(std::ostringstream &md);
 void stress(std::ostringstream &md);
+void compileProfile(std::ostringstream &md);
 
 } // namespace gevo::bench_md
 

@@ -5,7 +5,8 @@
 //
 // Writes BENCHMARKS.md from the figures files the benchmarks wrote
 // (throughput.json, search_vs_random.json, minimizers.json,
-// paper_claims.json, scaling.json, scale_out.json) and the machine it runs on,
+// paper_claims.json, scaling.json, scale_out.json, compile_profile.json, ...)
+// and the machine it runs on,
 // so that no figure in it is typed by hand. A missing file gives a section
 // saying so. gevo/bench/run_all.sh runs every benchmark and then this.
 //
@@ -53,6 +54,7 @@ int main(int argc, char **argv) {
   scaleOut(md);
   irScaling(md);
   stress(md);
+  compileProfile(md);
   absl::Status written =
       gevo::writeOutput(gevo::resolveUserPath(outputPath), md.str());
   if (!written.ok())

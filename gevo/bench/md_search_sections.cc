@@ -1,6 +1,6 @@
-//===- md_search_sections.cc - Throughput, search vs random, minimisers ===//
+//===- md_search_sections.cc - Search vs random, minimisers ---------------===//
 //
-// Throughput, search vs random, minimisers: a section of BENCHMARKS.md (see
+// Search vs random, minimisers: sections of BENCHMARKS.md (see
 // benchmarks_md.h).
 //
 //===----------------------------------------------------------------------===//
@@ -17,31 +17,6 @@
 namespace gevo::bench_md {
 
 using llvm::json::Object;
-
-void throughput(std::ostringstream &md) {
-  md << "## 1. Evaluation throughput (goal: at least 5x the tool pipeline)\n\n"
-        "`bazel run //gevo/bench:throughput -- --json=bench-results/"
-        "throughput.json`\n\n";
-  std::optional<llvm::json::Value> v;
-  const Object *o = figuresOf(md, "throughput.json", v);
-  if (!o)
-    return;
-  md << absl::StrFormat(
-      "%d random variants of `%s`, each evaluated both ways, interleaved: "
-      "gevo-ml %.1f ms per variant, `mlir-opt | mlir-runner` %.1f ms: "
-      "**%.2fx**. With %d workers gevo-ml evaluates %.1f variants/s. Both "
-      "ran %d variants; they agree on the accuracy of %d.\n\n"
-      "| per variant (gevo-ml) | build | lower | codegen | run | compile "
-      "overhead | the variant's own runs in a search |\n|---|---|---|---|---|"
-      "---|---|\n| ms | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n\n",
-      int(num(o, "variants")), str(o, "workload"),
-      num(o, "gevo_ms_per_variant"), num(o, "naive_ms_per_variant"),
-      num(o, "speedup"), int(num(o, "workers")),
-      num(o, "gevo_variants_per_s_parallel"), int(num(o, "both_ok")),
-      int(num(o, "agree")), num(o, "build_ms"), num(o, "lower_ms"),
-      num(o, "codegen_ms"), num(o, "run_ms"), num(o, "compile_overhead_ms"),
-      num(o, "search_run_ms"));
-}
 
 /// NSGA-II's pre-screen per seed, when the runs had one.
 void screenTable(std::ostringstream &md, const Object &o) {

@@ -8,10 +8,10 @@
 #   PAPER_BUDGET=10m gevo/bench/run_all.sh paper_claims  # longer searches
 #
 # Benchmarks: throughput search_vs_random minimizers paper_claims scaling
-# scale_out ir_scaling stress.
+# scale_out ir_scaling stress compile_profile.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-all=(throughput search_vs_random minimizers paper_claims scaling scale_out ir_scaling stress)
+all=(throughput search_vs_random minimizers paper_claims scaling scale_out ir_scaling stress compile_profile)
 steps=("$@")
 ((${#steps[@]})) || steps=("${all[@]}")
 for step in "${steps[@]}"; do
@@ -52,6 +52,8 @@ for step in "${steps[@]}"; do
     run //gevo/bench:stress -- --json="$out/stress.json" ;;
   ir_scaling)
     run //gevo/bench:ir_scaling -- --figures="$out/ir_scaling.json" ;;
+  compile_profile)
+    run //gevo/bench:compile_profile -- --json="$out/compile_profile.json" ;;
   esac
 done
 run //gevo/bench:benchmarks_md -- --results="$out" -o BENCHMARKS.md

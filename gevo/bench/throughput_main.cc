@@ -25,6 +25,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gevo/bench/figures.h"
+#include "gevo/bench/search_throughput.h"
+#include "gevo/bench/tool_pipeline.h"
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/lowering.h"
@@ -67,6 +69,15 @@ cl::opt<std::string> mlirRunner("mlir-runner", cl::desc("mlir-runner to run"),
                                 cl::init("/usr/lib/llvm-22/bin/mlir-runner"),
                                 cl::cat(category));
 
+cl::opt<int> searchVariants(
+    "search-variants",
+    cl::desc("Random variants (1-4 edits) measured as a default search "
+             "measures them, with each pipeline (default 60; 0: skip)"),
+    cl::init(60), cl::cat(category));
+cl::opt<int> searchWorkers("search-workers",
+                           cl::desc("Workers for that part (default 2)"),
+                           cl::init(2), cl::cat(category));
+
 cl::opt<int> dumpVariant(
     "dump-variant",
     cl::desc("Also write variant N (0-based) and its tool-pipeline program "
@@ -76,117 +87,6 @@ cl::opt<int> dumpVariant(
 
 using Clock = gevo::SteadyClock;
 using gevo::millisecondsSince;
-
-std::string hexOf(const gevo::HostTensor &tensor) {
-  static const char digits[] = "0123456789ABCDEF";
-  const auto *bytes = static_cast<const unsigned char *>(tensor.data());
-  size_t n = tensor.numElements() * gevo::byteWidth(tensor.type);
-  std::string out = "0x";
-  out.reserve(2 + 2 * n);
-  for (size_t i = 0; i < n; ++i) {
-    out += digits[bytes[i] >> 4];
-    out += digits[bytes[i] & 15];
-  }
-  return out;
-}
-
-/// The variant with a no-argument entry that builds the data as constants,
-/// calls the workload's entry and prints the logits.
-std::string naiveProgram(const std::string &variantText,
-                         const gevo::WorkloadSpec &spec,
-                         const std::vector<gevo::HostTensor> &arguments,
-                         const std::string &resultType) {
-  std::string wrapper = "  func.func private @printMemrefF32(memref<*xf32>)\n"
-                        "  func.func @gevo_bench_entry() {\n";
-  std::string names, types;
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    std::string type = arguments[i].typeString();
-    absl::StrAppend(&wrapper, "    %a", i, " = arith.constant dense<\"",
-                    hexOf(arguments[i]), "\"> : ", type, "\n");
-    absl::StrAppend(&names, i ? ", " : "", "%a", i);
-    absl::StrAppend(&types, i ? ", " : "", type);
-  }
-  std::string memrefType = "memref" + resultType.substr(6);
-  absl::StrAppend(&wrapper, "    %r = call @", spec.entry, "(", names, ") : (",
-                  types, ") -> ", resultType, "\n",
-                  "    %m = bufferization.to_buffer %r : ", resultType, " to ",
-                  memrefType, "\n", "    %u = memref.cast %m : ", memrefType,
-                  " to memref<*xf32>\n",
-                  "    call @printMemrefF32(%u) : (memref<*xf32>) -> ()\n",
-                  "    return\n  }\n");
-  size_t end = variantText.rfind('}');
-  return variantText.substr(0, end) + wrapper + "}\n";
-}
-
-/// Every number after "data =" in printMemrefF32's output.
-gevo::HostTensor parseLogits(const std::string &output, int64_t rows,
-                             int64_t classes) {
-  gevo::HostTensor tensor(gevo::ElementType::F32, {0, classes});
-  size_t start = output.find("data =");
-  if (start == std::string::npos)
-    return tensor;
-  std::vector<float> values;
-  const char *p = output.c_str() + start + 6;
-  while (*p) {
-    if (*p == '-' || *p == '+' || *p == '.' || (*p >= '0' && *p <= '9') ||
-        *p == 'n' || *p == 'i') {
-      char *end = nullptr;
-      float v = std::strtof(p, &end);
-      if (end == p) {
-        ++p;
-        continue;
-      }
-      values.push_back(v);
-      p = end;
-    } else {
-      ++p;
-    }
-  }
-  if (static_cast<int64_t>(values.size()) != rows * classes)
-    return tensor;
-  tensor = gevo::HostTensor(gevo::ElementType::F32, {rows, classes});
-  std::copy(values.begin(), values.end(), tensor.as<float>());
-  return tensor;
-}
-
-struct NaiveResult {
-  bool ok = false;
-  double ms = 0;
-  double accuracy = 0;
-};
-
-NaiveResult runNaive(const std::string &program, const std::string &dir,
-                     const std::string &pipeline,
-                     const gevo::Dataset &validation) {
-  NaiveResult result;
-  std::string input = dir + "/naive_variant.mlir";
-  std::string output = dir + "/naive_output.txt";
-  {
-    std::ofstream out(input);
-    out << program;
-  }
-  std::string command = absl::StrCat(
-      mlirOpt.getValue(), " --pass-pipeline='builtin.module(", pipeline, ")' ",
-      input, " 2>/dev/null | ", mlirRunner.getValue(),
-      " -e gevo_bench_entry -entry-point-result=void -O2 "
-      "-shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,"
-      "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so > ",
-      output, " 2>/dev/null");
-  auto start = Clock::now();
-  int status = std::system(command.c_str());
-  result.ms = millisecondsSince(start);
-  std::ifstream in(output);
-  std::stringstream text;
-  text << in.rdbuf();
-  gevo::HostTensor logits =
-      parseLogits(text.str(), validation.size(), validation.numClasses);
-  absl::StatusOr<gevo::ClassificationScore> score =
-      gevo::scoreLogits(logits, validation.labels, validation.numClasses);
-  result.ok = status == 0 && score.ok() && score->nonFiniteRows == 0;
-  if (score.ok())
-    result.accuracy = score->accuracy();
-  return result;
-}
 
 double mean(const std::vector<double> &v) {
   double sum = 0;
@@ -279,12 +179,14 @@ int main(int argc, char **argv) {
       tos.flush();
       toolPipeline = gevo::standalonePipeline(toolPipeline, schedulePath);
     }
-    std::string program = naiveProgram(toolText, *spec, arguments, resultType);
+    std::string program =
+        gevo::naiveProgram(toolText, *spec, arguments, resultType);
     if (i == dumpVariant) {
       std::ofstream(dir + "/gevo_bench_variant.mlir") << text;
       std::ofstream(dir + "/gevo_bench_naive.mlir") << program;
     }
-    NaiveResult naive = runNaive(program, dir, toolPipeline, validation);
+    gevo::NaiveResult naive = gevo::runNaive({mlirOpt, mlirRunner}, program,
+                                             dir, toolPipeline, validation);
     naiveMs.push_back(naive.ms);
     naiveOk += naive.ok;
     bool same = std::abs(m.validation.accuracy() - naive.accuracy) < 1e-9;
@@ -316,6 +218,23 @@ int main(int argc, char **argv) {
                        gevo::RunRequest(), [](gevo::Measurement) {});
   pool.wait();
   double parallelSeconds = millisecondsSince(start) / 1000;
+
+  // A default search's evaluation path, plain vs vector, same variants.
+  std::vector<std::vector<gevo::Edit>> searchLists;
+  for (int i = 0; i < searchVariants; ++i)
+    searchLists.push_back(variation.randomList(
+        std::uniform_int_distribution<int>(1, 4)(rng), rng));
+  gevo::PipelineComparison search;
+  if (searchVariants > 0) {
+    llvm::errs() << "measuring " << searchVariants.getValue()
+                 << " variants as a search does, plain and vector pipelines, "
+                 << searchWorkers.getValue() << " workers...\n";
+    absl::StatusOr<gevo::PipelineComparison> compared =
+        gevo::comparePipelines(*spec, searchWorkers, searchLists, 2);
+    if (!compared.ok())
+      return gevo::reportBadInput(std::string(compared.status().message()));
+    search = *compared;
+  }
 
   double gevoRate = 1000 / mean(gevoMs), naiveRate = 1000 / mean(naiveMs);
   double parallelRate = count / parallelSeconds;
@@ -361,7 +280,40 @@ int main(int argc, char **argv) {
       {"gevo_variants_per_s_parallel", parallelRate},
       {"workers", parallelWorkers},
       {"speedup", gevoRate / naiveRate},
+      {"search_variants", searchVariants.getValue()},
+      {"search_workers", searchWorkers.getValue()},
+      {"search_both_ok", search.bothOk},
+      {"search_agree", search.agree},
   };
+  double searchRatio = 0;
+  for (const gevo::SearchThroughput *t : {&search.plain, &search.vector}) {
+    std::string prefix = "search_" + t->pipeline + "_";
+    figures[prefix + "evaluations"] = t->evaluations;
+    figures[prefix + "ran"] = t->ran;
+    figures[prefix + "ok"] = t->ok;
+    figures[prefix + "seconds"] = t->seconds;
+    figures[prefix + "evals_per_s"] = t->evaluationsPerSecond();
+    figures[prefix + "lower_ms"] = t->lowerMs;
+    figures[prefix + "codegen_ms"] = t->codegenMs;
+    figures[prefix + "run_ms"] = t->runMs;
+  }
+  if (search.plain.evaluationsPerSecond() > 0)
+    searchRatio = search.vector.evaluationsPerSecond() /
+                  search.plain.evaluationsPerSecond();
+  figures["search_vector_over_plain"] = searchRatio;
+  if (searchVariants > 0) {
+    for (const gevo::SearchThroughput *t : {&search.plain, &search.vector})
+      std::printf("default search, %s pipeline, %d workers: %.2f "
+                  "evaluations/s (%d lists, %d run, %d ok; per variant lower "
+                  "%.1f ms, codegen %.1f ms, run %.2f ms)\n",
+                  t->pipeline.c_str(), searchWorkers.getValue(),
+                  t->evaluationsPerSecond(), t->evaluations, t->ran, t->ok,
+                  t->lowerMs, t->codegenMs, t->runMs);
+    std::printf("default search: vector %.2fx plain's evaluations/s (goal "
+                "2x); same validation accuracy on %d of the %d both ran "
+                "ok\n",
+                searchRatio, search.agree, search.bothOk);
+  }
   if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
       !written.ok())
     return gevo::reportBadInput(std::string(written.message()));

@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/sandbox.h"
+#include "gevo/support/stopwatch.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -202,10 +203,14 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
                      llvm::toString(targetMachine.takeError())));
   llvm::TargetMachine *machine = targetMachine->get();
   std::string llvmPipeline = options.llvmPipeline;
+  double optimizeMs = 0;
   auto transformer = [&](llvm::Module *module) -> llvm::Error {
     if (llvmPipeline.empty())
       return llvm::Error::success();
-    return runLlvmPipeline(*module, llvmPipeline, machine);
+    double start = processCpuMs();
+    llvm::Error error = runLlvmPipeline(*module, llvmPipeline, machine);
+    optimizeMs += processCpuMs() - start;
+    return error;
   };
   mlir::ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
@@ -234,6 +239,7 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
   entry->engine = std::move(*engine);
   entry->packedEntry = *packed;
   entry->signature = signature;
+  entry->llvmOptimizeMs = optimizeMs;
   return entry;
 }
 

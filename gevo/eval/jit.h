@@ -57,11 +57,16 @@ public:
   absl::StatusOr<std::vector<HostTensor>>
   run(const std::vector<const HostTensor *> &arguments) const;
 
+  /// CPU milliseconds compile() spent in the LLVM IR pipeline (the rest of
+  /// it is translation and machine codegen).
+  double optimizeMs() const { return llvmOptimizeMs; }
+
 private:
   JitEntry() = default;
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void (*packedEntry)(void **) = nullptr;
   EntrySignature signature;
+  double llvmOptimizeMs = 0;
 };
 
 /// The byte guarded allocations are filled with from now on (0 by default).

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -143,6 +144,13 @@ Lowering::create(mlir::MLIRContext &context, const PipelineChoice &choice) {
 }
 
 Lowering::~Lowering() = default;
+
+void Lowering::addInstrumentation(
+    const std::function<std::unique_ptr<mlir::PassInstrumentation>()> &make) {
+  passManager->addInstrumentation(make());
+  if (fallbackManager)
+    fallbackManager->addInstrumentation(make());
+}
 
 absl::Status Lowering::run(mlir::ModuleOp module, LoweringNote *note) {
   LoweringNote local;

@@ -14,6 +14,7 @@
 #ifndef GEVO_EVAL_LOWERING_H
 #define GEVO_EVAL_LOWERING_H
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,7 @@
 namespace mlir {
 class MLIRContext;
 class ModuleOp;
+class PassInstrumentation;
 class PassManager;
 } // namespace mlir
 
@@ -85,6 +87,10 @@ public:
   /// As lowerToLLVMDialect.
   absl::Status run(mlir::ModuleOp module, LoweringNote *note = nullptr);
   const PipelineChoice &choice() const { return pipelineChoice; }
+  /// Observes every pass of the first choice and of the fallback (e.g. to
+  /// time them); `make` is called once per pass manager.
+  void addInstrumentation(
+      const std::function<std::unique_ptr<mlir::PassInstrumentation>()> &make);
 
 private:
   Lowering() = default;

@@ -102,7 +102,20 @@ EvaluationSession::create(const WorkloadSpec &spec,
   GEVO_RETURN_IF_ERROR(checkSignature(spec, session->prepared->signature,
                                       session->validationArguments,
                                       session->data));
+  session->warmUp();
   return session;
+}
+
+void EvaluationSession::warmUp() {
+  // Every child is a fork of this process: what the first lowering and
+  // compile in a process sets up (the pass manager's pattern sets, the parsed
+  // vector schedules, LLVM's target, the runtime library) is done here once
+  // instead of in every child. A failure here is the unmodified program's,
+  // and its own measurement reports it.
+  mlir::OwningOpRef<mlir::ModuleOp> copy = baselineModule->clone();
+  requestCInterface(*copy, workload.entry);
+  if (prepared->lowering->run(*copy).ok())
+    (void)JitEntry::compile(*copy, prepared->signature, options.codegen);
 }
 
 std::string EvaluationSession::runInChild(mlir::ModuleOp variant,

@@ -78,6 +78,9 @@ private:
   struct ChildReport;
   std::string runInChild(mlir::ModuleOp variant, const RunRequest &request);
   Measurement decode(const ChildResult &result) const;
+  /// Lowers and compiles the unmodified program once in this process, so
+  /// that the children forked from it start warm.
+  void warmUp();
 
   WorkloadSpec workload;
   EvaluationOptions options;

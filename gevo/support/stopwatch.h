@@ -3,6 +3,7 @@
 #define GEVO_SUPPORT_STOPWATCH_H
 
 #include <chrono>
+#include <ctime>
 
 namespace gevo {
 
@@ -15,6 +16,14 @@ inline double millisecondsSince(SteadyClock::time_point start) {
 
 inline double secondsSince(SteadyClock::time_point start) {
   return std::chrono::duration<double>(SteadyClock::now() - start).count();
+}
+
+/// CPU time this process has used, in milliseconds: a figure that other
+/// processes' load on the machine changes little.
+inline double processCpuMs() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
 }
 
 } // namespace gevo
