@@ -138,7 +138,8 @@ int main(int argc, char **argv) {
       return gevo::reportBadInput(std::string(bench.status().message()));
     if (absl::Status s = (*bench)->measureBaseline(); !s.ok())
       return gevo::reportBadInput(std::string(s.message()));
-    gevo::Variation variation((*bench)->unmodified(), gevo::MutationOptions());
+    gevo::Variation variation((*bench)->variantContext(),
+                              gevo::MutationOptions());
     int share = mutants / static_cast<int>(names.size());
     for (int done = 0; done < share;) {
       int size = std::min(batch.getValue(), share - done);
