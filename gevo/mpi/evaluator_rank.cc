@@ -95,6 +95,10 @@ private:
     if (!decoded.ok())
       return fail(absl::StrCat("unreadable job: ", decoded.status().message()));
     auto &[id, job] = *decoded;
+    // As Workbench::measure does: a fresh context for variants now and then
+    // keeps what their edits unique from piling up in this rank.
+    bench.variantContext().recycleIfDue().IgnoreError();
+    bench.variantContext().count(1);
     BuiltVariant built = bench.build(job.edits);
     std::string key = modelFingerprint(*built.module);
     if (built.dropped > 0 || key != job.key)
