@@ -1,18 +1,21 @@
 //===- stress_main.cc - The search's parent under hostile variants --------===//
 //
 //   bazel run //gevo/bench:stress -- [--mutants=10000] [--json=stress.json]
+//       [--workloads=testdata/digits_mlp_predict] [--operators=shrink]
 //
 // Draws random edit lists (1..4 edits of every kind, as random search does)
 // on each workload and measures them through the workbench and its sandbox
 // pool, batch after batch, as a search would. Reports the outcomes by kind,
-// the parent's resident memory over time (it must stay flat: nothing is kept
-// per variant but its measurement), and children left behind (zombies or
-// live ones after each batch: must be 0). Finishing at all means 0 parent
-// crashes. A program that prints figures, never a timed test.
+// the parent's resident memory and malloc's bytes in use over time (both
+// must stay flat: nothing is kept per variant but its measurement), and
+// children left behind (zombies or live ones after each batch: must be 0).
+// Finishing at all means 0 parent crashes. A program that prints figures,
+// never a timed test.
 //
 //===----------------------------------------------------------------------===//
 
 #include <dirent.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -21,6 +24,7 @@
 #include <random>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gevo/bench/figures.h"
 #include "gevo/eval/workload.h"
@@ -51,6 +55,17 @@ cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<uint64_t> seed("seed", cl::desc("Random seed (default 1)"), cl::init(1),
                        cl::cat(category));
+cl::opt<std::string>
+    operators("operators",
+              cl::desc("Comma-separated operators to draw edits from "
+                       "(default: all), e.g. shrink"),
+              cl::init(""), cl::cat(category));
+cl::opt<int64_t> recycleEvery(
+    "recycle-every",
+    cl::desc("Variants built in one context before a fresh one replaces "
+             "it; 0: never (the parent keeps everything edits unique: for "
+             "comparison). Default: the workbench's"),
+    cl::init(gevo::WorkbenchOptions().recycleContextEvery), cl::cat(category));
 cl::opt<std::string> jsonPath("json",
                               cl::desc("Figures file (default stress.json)"),
                               cl::init("stress.json"), cl::cat(category));
@@ -63,6 +78,13 @@ double residentMiB() {
     if (line.rfind("VmRSS:", 0) == 0)
       return std::atof(line.c_str() + 6) / 1024;
   return 0;
+}
+
+/// The bytes malloc has handed out and not had back, in MiB: unlike VmRSS,
+/// blind to freed memory malloc keeps for reuse, so a leak shows here alone.
+double heapInUseMiB() {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks / 1048576.0;
 }
 
 /// Processes whose parent is this one (zombies included).
@@ -125,6 +147,15 @@ int main(int argc, char **argv) {
                                      {"max_children_left", maxLeft},
                                      {"memory", llvm::json::Array(memory)}});
   };
+  gevo::MutationOptions mutation;
+  if (!operators.empty()) {
+    absl::StatusOr<std::vector<gevo::EditKind>> kinds =
+        gevo::parseEditKinds(operators);
+    if (!kinds.ok())
+      return gevo::reportBadInput(
+          absl::StrCat("--operators: ", kinds.status().message()));
+    mutation.kinds = *kinds;
+  }
   std::mt19937_64 rng(seed);
   for (size_t w = 0; w < names.size(); ++w) {
     absl::StatusOr<gevo::WorkloadSpec> spec =
@@ -133,12 +164,13 @@ int main(int argc, char **argv) {
       return gevo::reportBadInput(std::string(spec.status().message()));
     gevo::WorkbenchOptions options;
     options.workers = workers;
+    options.recycleContextEvery = recycleEvery;
     auto bench = gevo::Workbench::create(*spec, options);
     if (!bench.ok())
       return gevo::reportBadInput(std::string(bench.status().message()));
     if (absl::Status s = (*bench)->measureBaseline(); !s.ok())
       return gevo::reportBadInput(std::string(s.message()));
-    gevo::Variation variation((*bench)->unmodified(), gevo::MutationOptions());
+    gevo::Variation variation((*bench)->variantContext(), mutation);
     int share = mutants / static_cast<int>(names.size());
     for (int done = 0; done < share;) {
       int size = std::min(batch.getValue(), share - done);
@@ -160,12 +192,13 @@ int main(int argc, char **argv) {
       maxLeft = std::max<int64_t>(maxLeft, left);
       memory.push_back(llvm::json::Object{{"variants", measured},
                                           {"rss_mib", lastMiB},
+                                          {"heap_mib", heapInUseMiB()},
                                           {"children_left", left}});
       std::fprintf(stderr,
-                   "\r%s: %lld variants, %.0f s, parent %.1f MiB, children "
-                   "left %d   ",
+                   "\r%s: %lld variants, %.0f s, parent %.1f MiB (heap %.1f), "
+                   "children left %d   ",
                    names[w].c_str(), static_cast<long long>(measured),
-                   gevo::secondsSince(started), lastMiB, left);
+                   gevo::secondsSince(started), lastMiB, heapInUseMiB(), left);
       if (absl::Status written = writeAll(); !written.ok())
         return gevo::reportBadInput(std::string(written.message()));
     }

@@ -130,11 +130,23 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
   codegen.guardAllocations = true;
   const EntrySignature &signature = prepared->signature;
 
+  // A variant built in another context (gevo/workbench/variant_context.h)
+  // is lowered by passes of its own context, made here in the child.
+  Lowering *lowering = prepared->lowering.get();
+  std::unique_ptr<Lowering> ownLowering;
+  if (variant->getContext() != mlirContext.get()) {
+    absl::StatusOr<std::unique_ptr<Lowering>> made =
+        Lowering::create(*variant->getContext(), lowering->choice());
+    if (!made.ok())
+      return fail("lowering", made.status().message());
+    ownLowering = std::move(*made);
+    lowering = ownLowering.get();
+  }
+
   auto start = Clock::now();
   requestCInterface(variant, workload.entry);
   LoweringNote lowered;
-  if (absl::Status status = prepared->lowering->run(variant, &lowered);
-      !status.ok())
+  if (absl::Status status = lowering->run(variant, &lowered); !status.ok())
     return fail("lowering", status.message());
   header["lower_ms"] = millisecondsSince(start);
   if (lowered.fellBack())
@@ -360,7 +372,7 @@ void EvaluationSession::submit(SandboxPool &pool,
                                const RunRequest &request,
                                std::function<void(Measurement)> done) {
   {
-    DiagnosticCollector diagnostics(*mlirContext);
+    DiagnosticCollector diagnostics(*variant->getContext());
     if (mlir::failed(mlir::verify(*variant)))
       return done(failed(Outcome::InvalidIr,
                          firstLine(diagnostics.message("does not verify"))));

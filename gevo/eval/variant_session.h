@@ -62,7 +62,8 @@ public:
   }
   const std::string &pipeline() const { return pipelineText; }
 
-  /// Evaluates `variant` (a module of context()) in a child of `pool` and
+  /// Evaluates `variant` (a module of context() or of another context with
+  /// the same dialects) in a child of `pool` and
   /// calls `done` with the measurement when the child has ended. A variant
   /// that fails the parent-side checks gets its measurement at once.
   void submit(SandboxPool &pool, mlir::OwningOpRef<mlir::ModuleOp> variant,

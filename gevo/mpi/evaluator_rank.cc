@@ -130,6 +130,10 @@ private:
 
   /// Rebuilds and submits a job; false when this rank cannot go on.
   bool start(uint64_t id, const RemoteJob &job) {
+    // As Workbench::measure does: a fresh context for variants now and then
+    // keeps what their edits unique from piling up in this rank.
+    bench.variantContext().recycleIfDue().IgnoreError();
+    bench.variantContext().count(1);
     BuiltVariant built = bench.build(job.edits);
     std::string key = modelFingerprint(*built.module);
     if (built.dropped > 0 || key != job.key)

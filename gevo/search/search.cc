@@ -112,7 +112,7 @@ absl::Status SearchRun::prepare(bool resume) {
   mutation.kinds = config.operators;
   mutation.functions = config.functions;
   mutation.opPrefixes = config.opPrefixes;
-  variation = std::make_unique<Variation>(bench->unmodified(), mutation);
+  variation = std::make_unique<Variation>(bench->variantContext(), mutation);
   rng.seed(config.seed);
   std::vector<double> bounds;
   for (const std::string &name : objectives)

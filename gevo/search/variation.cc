@@ -26,7 +26,7 @@ absl::Status Variation::addEdit(mlir::ModuleOp variant,
 std::vector<Edit> Variation::randomList(int length,
                                         std::mt19937_64 &rng) const {
   std::vector<Edit> edits;
-  mlir::OwningOpRef<mlir::ModuleOp> module(baseline.clone());
+  mlir::OwningOpRef<mlir::ModuleOp> module(currentBaseline().clone());
   for (int i = 0; i < length; ++i) {
     if (!addEdit(*module, edits, rng).ok())
       break;

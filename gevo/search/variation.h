@@ -16,6 +16,7 @@
 #include "gevo/ir/edit.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/workbench/build_variant.h"
+#include "gevo/workbench/variant_context.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -25,11 +26,15 @@ class Variation {
 public:
   Variation(mlir::ModuleOp baseline, MutationOptions options)
       : baseline(baseline), options(std::move(options)) {}
+  /// Builds and proposes on `source`'s baseline of the moment (a search's:
+  /// what its edits unique is dropped with each recycled context).
+  Variation(VariantContext &source, MutationOptions options)
+      : source(&source), options(std::move(options)) {}
 
   /// buildVariant() on the baseline: the edits that applied are the
   /// individual's genome from then on.
   BuiltVariant build(const std::vector<Edit> &edits) const {
-    return buildVariant(baseline, edits);
+    return source ? source->build(edits) : buildVariant(baseline, edits);
   }
 
   /// Appends one edit proposed on `variant` (which it leaves unchanged) to
@@ -52,7 +57,12 @@ public:
   const MutationOptions &mutationOptions() const { return options; }
 
 private:
+  mlir::ModuleOp currentBaseline() const {
+    return source ? source->baseline() : baseline;
+  }
+
   mutable mlir::ModuleOp baseline; // an op handle: cloning it is not const
+  VariantContext *source = nullptr;
 
   MutationOptions options;
 };

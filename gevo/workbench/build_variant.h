@@ -10,6 +10,7 @@
 #ifndef GEVO_WORKBENCH_BUILD_VARIANT_H
 #define GEVO_WORKBENCH_BUILD_VARIANT_H
 
+#include <memory>
 #include <vector>
 
 #include "gevo/ir/edit.h"
@@ -19,6 +20,9 @@
 namespace gevo {
 
 struct BuiltVariant {
+  /// Keeps the context `module` lives in alive (null: its owner is the
+  /// caller's); declared first so that the module goes first.
+  std::shared_ptr<const void> context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   /// The edits that applied, in order.
   std::vector<Edit> edits;

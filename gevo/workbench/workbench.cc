@@ -53,6 +53,10 @@ Workbench::create(const WorkloadSpec &spec, WorkbenchOptions options) {
   GEVO_ASSIGN_OR_RETURN(bench->session, EvaluationSession::create(
                                             spec, bench->options.evaluation));
   bench->baselineKey = modelFingerprint(bench->session->baseline());
+  GEVO_ASSIGN_OR_RETURN(
+      bench->variants,
+      VariantContext::create(bench->session->baseline(),
+                             bench->options.recycleContextEvery));
   bench->pool = std::make_unique<SandboxPool>(
       bench->workerCount,
       SandboxLimits{bench->timeoutSeconds(), bench->options.memoryBytes});
@@ -99,13 +103,17 @@ absl::Status Workbench::measureBaseline() {
 }
 
 BuiltVariant Workbench::build(const std::vector<Edit> &edits) {
-  return buildVariant(unmodified(), edits);
+  return variants->build(edits);
 }
 
 std::vector<MeasuredVariant> Workbench::measure(
     const std::vector<std::vector<Edit>> &lists, const BatchRequest &request,
     const std::function<void(size_t, const MeasuredVariant &)> &onMeasured) {
   FitnessCache &cache = request.cache ? *request.cache : fitnessCache;
+  // Nothing from the variant context's baseline is held here: it may be
+  // replaced. A failure to copy keeps the old one (it still builds right).
+  variants->recycleIfDue().IgnoreError();
+  variants->count(static_cast<int64_t>(lists.size()));
   pool->setLimits(limitsFor(request));
   bool useRemote = remote && !request.here && request.run.interleavedPairs == 0;
   std::vector<MeasuredVariant> out(lists.size());

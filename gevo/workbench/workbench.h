@@ -31,6 +31,7 @@
 #include "gevo/workbench/build_variant.h"
 #include "gevo/workbench/fitness_cache.h"
 #include "gevo/workbench/remote_runner.h"
+#include "gevo/workbench/variant_context.h"
 
 namespace gevo {
 
@@ -42,6 +43,9 @@ struct WorkbenchOptions {
   /// program once measured (5x its compile and run time, at least 2 s).
   double timeoutSeconds = 0;
   int64_t memoryBytes = int64_t(4) << 30;
+  /// Variants built in one context before it is replaced by a fresh one
+  /// (variant_context.h); <= 0: never.
+  int64_t recycleContextEvery = 256;
 };
 
 /// How one batch of edit lists is measured.
@@ -129,12 +133,19 @@ public:
   /// The sandbox limits a batch of `request` runs under.
   SandboxLimits limitsFor(const BatchRequest &request) const;
 
-  /// The variant `edits` make, without measuring it.
+  /// The variant `edits` make, without measuring it (built in
+  /// variantContext()).
   BuiltVariant build(const std::vector<Edit> &edits);
+  /// Where variants are built: a copy of the unmodified module in a context
+  /// that measure() replaces now and then (so hold no handle from its
+  /// baseline() across a measure() call).
+  VariantContext &variantContext() { return *variants; }
 
   const WorkloadSpec &spec() const { return session->spec(); }
   EvaluationSession &evaluation() { return *session; }
-  /// The unmodified module (do not edit it: clone it).
+  /// The unmodified module (do not edit it: clone it). It lives as long as
+  /// the workbench: what is made from it does too (build variants with
+  /// build() or in variantContext()).
   mlir::ModuleOp unmodified() { return session->baseline(); }
   /// modelFingerprint() of the unmodified module.
   const std::string &unmodifiedKey() const { return baselineKey; }
@@ -152,6 +163,7 @@ private:
   int workerCount = 1;
   std::unique_ptr<EvaluationSession> session;
   std::unique_ptr<SandboxPool> pool;
+  std::unique_ptr<VariantContext> variants;
   FitnessCache fitnessCache;
   std::string baselineKey;
   Measurement baselineMeasurement;

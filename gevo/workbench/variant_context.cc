@@ -1,0 +1,77 @@
+//===- variant_context.cc - Where variants are built: a recycled context --===//
+
+#include "gevo/workbench/variant_context.h"
+
+#include "absl/status/status.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/support/status_macros.h"
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace gevo {
+
+/// One context and the copy of the unmodified module in it; the module goes
+/// before its context.
+struct VariantContext::Copy {
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+VariantContext::~VariantContext() = default;
+
+absl::StatusOr<std::unique_ptr<VariantContext>>
+VariantContext::create(mlir::ModuleOp unmodified, int64_t recycleEvery) {
+  std::unique_ptr<VariantContext> out(new VariantContext());
+  out->recycleEvery = recycleEvery;
+  llvm::raw_string_ostream os(out->bytecode);
+  if (mlir::failed(mlir::writeBytecodeToFile(unmodified, os)))
+    return absl::InternalError("the unmodified module has no bytecode form");
+  os.flush();
+  GEVO_ASSIGN_OR_RETURN(out->current, out->freshCopy());
+  return out;
+}
+
+absl::StatusOr<std::shared_ptr<VariantContext::Copy>>
+VariantContext::freshCopy() const {
+  auto copy = std::make_shared<Copy>();
+  copy->context = createContext();
+  mlir::Block block;
+  mlir::ParserConfig config(copy->context.get());
+  if (mlir::failed(mlir::readBytecodeFile(
+          llvm::MemoryBufferRef(bytecode, "unmodified"), &block, config)) ||
+      !llvm::hasSingleElement(block))
+    return absl::InternalError("the unmodified module's bytecode does not "
+                               "read back");
+  auto module = llvm::dyn_cast<mlir::ModuleOp>(block.front());
+  if (!module)
+    return absl::InternalError("the unmodified module's bytecode holds no "
+                               "module");
+  module->remove();
+  copy->module = module;
+  return copy;
+}
+
+mlir::ModuleOp VariantContext::baseline() { return *current->module; }
+
+BuiltVariant VariantContext::build(const std::vector<Edit> &edits) {
+  BuiltVariant built = buildVariant(baseline(), edits);
+  built.context = current;
+  return built;
+}
+
+absl::StatusOr<bool> VariantContext::recycleIfDue() {
+  if (recycleEvery <= 0 || madeHere < recycleEvery)
+    return false;
+  GEVO_ASSIGN_OR_RETURN(std::shared_ptr<Copy> fresh, freshCopy());
+  current = std::move(fresh); // the old one lives on in its BuiltVariants
+  madeHere = 0;
+  ++recycledCount;
+  return true;
+}
+
+} // namespace gevo

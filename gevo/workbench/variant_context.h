@@ -1,0 +1,64 @@
+//===- variant_context.h - Where variants are built: a recycled context ---===//
+//
+// Editing a module uniques new attributes in its MLIRContext for as long as
+// the context lives (a shrink edit's sliced constants: tens of KiB each), so
+// a search that built every variant beside the unmodified module would grow
+// by every distinct edit it ever tried. A VariantContext keeps an exact copy
+// of the unmodified module (bytecode: use-list orders and locations kept) in
+// a context of its own and replaces both with a fresh copy once enough
+// variants were built there: the parent's memory stays flat.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_WORKBENCH_VARIANT_CONTEXT_H
+#define GEVO_WORKBENCH_VARIANT_CONTEXT_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/ir/edit.h"
+#include "gevo/workbench/build_variant.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace gevo {
+
+class VariantContext {
+public:
+  /// Copies `unmodified` (left unchanged) into a context of its own, to be
+  /// replaced after `recycleEvery` variants (<= 0: never).
+  static absl::StatusOr<std::unique_ptr<VariantContext>>
+  create(mlir::ModuleOp unmodified, int64_t recycleEvery);
+  ~VariantContext();
+
+  /// The copy of the unmodified module in the current context (do not edit
+  /// it: clone it). Valid until the next recycleIfDue() that recycles.
+  mlir::ModuleOp baseline();
+  /// buildVariant() on baseline(); the variant keeps its context alive for
+  /// as long as it lives, whatever is recycled meanwhile.
+  BuiltVariant build(const std::vector<Edit> &edits);
+  /// Counts `variants` more made in the current context.
+  void count(int64_t variants) { madeHere += variants; }
+  /// Once `recycleEvery` variants were counted, replaces the context with a
+  /// fresh copy (true when it did). Call it only where no handle from
+  /// baseline() is held; BuiltVariants may be.
+  absl::StatusOr<bool> recycleIfDue();
+  /// Contexts replaced so far.
+  int64_t recycled() const { return recycledCount; }
+
+private:
+  struct Copy;
+  VariantContext() = default;
+  absl::StatusOr<std::shared_ptr<Copy>> freshCopy() const;
+
+  std::string bytecode; // the unmodified module, written once
+  int64_t recycleEvery = 0;
+  int64_t madeHere = 0;
+  int64_t recycledCount = 0;
+  std::shared_ptr<Copy> current;
+};
+
+} // namespace gevo
+
+#endif // GEVO_WORKBENCH_VARIANT_CONTEXT_H

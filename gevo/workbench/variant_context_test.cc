@@ -1,0 +1,167 @@
+//===- variant_context_test.cc - Variants built in a recycled context -----===//
+//
+// The copy of the unmodified module in a VariantContext is the original in
+// every way a search can tell (printed form, locations, the edits drawn on
+// it, the keys of the variants built from it), before and after a recycle,
+// and a variant built before a recycle stays valid.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gevo/workbench/variant_context.h"
+
+#include <random>
+
+#include "gevo/ir/apply_edit.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/ir/op_address.h"
+#include "gevo/support/tool_paths.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+/// The module printed with its locations.
+std::string withLocations(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
+  return text;
+}
+
+class VariantContextTest : public testing::Test {
+protected:
+  void SetUp() override {
+    context = createContext();
+    absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> loaded = loadModule(
+        *context, findRunfile("testdata/digits_mlp_predict/model.mlir"));
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    original = std::move(*loaded);
+  }
+
+  /// A list of up to four edits drawn on the original, each on the module
+  /// the earlier ones made (as random search draws them).
+  std::vector<Edit> randomList(std::mt19937_64 &rng) {
+    std::vector<Edit> edits;
+    mlir::OwningOpRef<mlir::ModuleOp> module(original->clone());
+    for (int i = 0, n = 1 + rng() % 4; i < n; ++i) {
+      absl::StatusOr<Edit> edit =
+          proposeAnyEdit(*module, MutationOptions(), rng);
+      if (!edit.ok() || !applyEdit(*module, *edit).ok())
+        break;
+      edits.push_back(*edit);
+    }
+    return edits;
+  }
+
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> original;
+};
+
+TEST_F(VariantContextTest, CopiesTheModuleWithItsLocations) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*original, 0);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  mlir::ModuleOp copy = (*variants)->baseline();
+  EXPECT_NE(copy->getContext(), original->getContext());
+  EXPECT_EQ(withLocations(copy), withLocations(*original));
+  EXPECT_EQ(modelFingerprint(copy), modelFingerprint(*original));
+}
+
+TEST_F(VariantContextTest, DrawsTheEditsTheOriginalDraws) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*original, 1);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  int proposed = 0;
+  for (uint64_t seed = 0; seed < 60; ++seed) {
+    for (EditKind kind : kAllEditKinds) {
+      MutationOptions options;
+      options.kinds = {kind};
+      std::mt19937_64 onOriginal(seed), onCopy(seed);
+      absl::StatusOr<Edit> expected =
+          proposeAnyEdit(*original, options, onOriginal, 3);
+      absl::StatusOr<Edit> got =
+          proposeAnyEdit((*variants)->baseline(), options, onCopy, 3);
+      ASSERT_EQ(got.ok(), expected.ok()) << toString(kind) << " " << seed;
+      if (got.ok()) {
+        EXPECT_TRUE(*got == *expected) << toString(kind) << " " << seed;
+        ++proposed;
+      }
+    }
+    (*variants)->count(1); // a fresh copy for every seed after the first
+    absl::StatusOr<bool> recycled = (*variants)->recycleIfDue();
+    ASSERT_TRUE(recycled.ok() && *recycled) << recycled.status();
+  }
+  EXPECT_EQ((*variants)->recycled(), 60);
+  EXPECT_GT(proposed, 60 * 4);
+}
+
+TEST_F(VariantContextTest, BuildsVariantsWithTheOriginalsKeys) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*original, 5);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  std::mt19937_64 rng(7);
+  int shrinks = 0;
+  for (int i = 0; i < 40; ++i) {
+    std::vector<Edit> edits = randomList(rng);
+    BuiltVariant expected = buildVariant(*original, edits);
+    BuiltVariant got = (*variants)->build(edits);
+    EXPECT_EQ(got.module->getContext(), (*variants)->baseline()->getContext());
+    EXPECT_EQ(modelFingerprint(*got.module),
+              modelFingerprint(*expected.module));
+    EXPECT_EQ(got.edits.size(), expected.edits.size());
+    EXPECT_EQ(got.dropped, expected.dropped);
+    for (const Edit &edit : edits)
+      shrinks += edit.kind == EditKind::Shrink;
+    (*variants)->count(1);
+    ASSERT_TRUE((*variants)->recycleIfDue().ok());
+  }
+  EXPECT_EQ((*variants)->recycled(), 8);
+  EXPECT_GT(shrinks, 0); // the edits that unique new constants were built
+}
+
+TEST_F(VariantContextTest, RecyclesOnlyWhenDue) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*original, 3);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  mlir::MLIRContext *first = (*variants)->baseline()->getContext();
+  (*variants)->count(2);
+  absl::StatusOr<bool> recycled = (*variants)->recycleIfDue();
+  ASSERT_TRUE(recycled.ok());
+  EXPECT_FALSE(*recycled);
+  EXPECT_EQ((*variants)->baseline()->getContext(), first);
+  (*variants)->count(1);
+  recycled = (*variants)->recycleIfDue();
+  ASSERT_TRUE(recycled.ok());
+  EXPECT_TRUE(*recycled);
+  EXPECT_EQ((*variants)->recycled(), 1);
+  // Due again only after three more.
+  recycled = (*variants)->recycleIfDue();
+  ASSERT_TRUE(recycled.ok());
+  EXPECT_FALSE(*recycled);
+}
+
+TEST_F(VariantContextTest, AVariantOutlivesTheRecycleOfItsContext) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*original, 1);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  std::mt19937_64 rng(3);
+  std::vector<Edit> edits = randomList(rng);
+  ASSERT_FALSE(edits.empty());
+  BuiltVariant before = (*variants)->build(edits);
+  std::string keyBefore = modelFingerprint(*before.module);
+  (*variants)->count(1);
+  absl::StatusOr<bool> recycled = (*variants)->recycleIfDue();
+  ASSERT_TRUE(recycled.ok() && *recycled);
+  EXPECT_NE(before.module->getContext(), (*variants)->baseline()->getContext());
+  // Still a whole module of a live context: it prints as it did and as the
+  // same edits built in the new context do.
+  EXPECT_EQ(modelFingerprint(*before.module), keyBefore);
+  EXPECT_EQ(modelFingerprint(*(*variants)->build(edits).module), keyBefore);
+}
+
+} // namespace
+} // namespace gevo
