@@ -54,7 +54,7 @@ cl::opt<int> seeds("seeds", cl::desc("Seeds 1..N (default 5)"), cl::init(5),
                    cl::cat(category));
 cl::opt<int> screen("screen",
                     cl::desc("NSGA-II's candidates per child slot for its "
-                             "pre-screen (default: the search's, 3; 1: off)"),
+                             "pre-screen (default: the search's, 1: off)"),
                     cl::init(gevo::SearchConfig().screen), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));

@@ -84,7 +84,7 @@ struct AlgorithmSettings {
   int maxRandomEdits = 4;
   /// Candidates bred per child slot, of which a surrogate (surrogate.h)
   /// picks the one to run; 1: every child bred is run.
-  int screen = 3;
+  int screen = 1;
 };
 
 /// What every algorithm is given: its settings, how to make and change edit
