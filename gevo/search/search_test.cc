@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
@@ -112,6 +113,33 @@ TEST(SearchTest, SameFrontWithOneOrTwoWorkersAndAfterResume) {
     ASSERT_TRUE(patch.ok()) << patch.status();
     EXPECT_EQ(patch->edits(), member.individual.edits);
   }
+}
+
+// With the pre-screen on, the surrogate learns from the archive and the
+// failures the checkpoint keeps: a resumed run screens as the uninterrupted
+// one did, and surrogate.csv has a row per bred generation.
+TEST(SearchTest, PreScreenedRunResumesToTheSameFront) {
+  SearchConfig whole = smallConfig(scratch("screened"), 2, 3);
+  whole.screen = 3;
+  absl::StatusOr<SearchResult> uninterrupted = runSearch(whole, false, nullptr);
+  ASSERT_TRUE(uninterrupted.ok()) << uninterrupted.status();
+  std::ifstream csv(whole.outDir + "/surrogate.csv");
+  std::string line;
+  int rows = -1; // the header
+  while (std::getline(csv, line))
+    ++rows;
+  EXPECT_EQ(rows, 3);
+
+  SearchConfig part = smallConfig(scratch("screened_resumed"), 2, 1);
+  part.screen = 3;
+  ASSERT_TRUE(runSearch(part, false, nullptr).ok());
+  absl::StatusOr<SearchConfig> config = loadRunConfig(part.outDir);
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->screen, 3);
+  config->generations = 3;
+  absl::StatusOr<SearchResult> resumed = runSearch(*config, true, nullptr);
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  EXPECT_EQ(frontText(*resumed), frontText(*uninterrupted));
 }
 
 TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
