@@ -347,15 +347,8 @@ int main(int argc, char **argv) {
   }
   if (!resuming || workers.getNumOccurrences())
     config.workers = workers;
-  if (config.population < 2)
-    return gevo::reportBadInput("--population must be at least 2");
-  if (config.screen < 1)
-    return gevo::reportBadInput("--screen must be at least 1");
-  if (config.crossoverRate < 0 || config.crossoverRate > 1 ||
-      config.mutationRate < 0 || config.mutationRate > 1 ||
-      config.removeRate < 0 || config.removeRate > 1 ||
-      config.immigrantRate < 0 || config.immigrantRate > 1)
-    return gevo::reportBadInput("rates must lie in [0, 1]");
+  if (absl::Status settings = gevo::checkSettings(config); !settings.ok())
+    return gevo::reportBadInput(std::string(settings.message()));
 
   std::FILE *progress = quiet ? nullptr : stderr;
   if (!exploreCsv.empty()) {

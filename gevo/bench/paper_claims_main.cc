@@ -132,6 +132,11 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput("--budget: " +
                                 std::string(seconds.status().message()));
   std::string out = gevo::resolveUserPath(outDir);
+  // Paths in the figures as the user gave --out (relative to where the bench
+  // was started), not this machine's absolute ones.
+  auto shown = [&](const std::string &path) {
+    return path.rfind(out, 0) == 0 ? outDir + path.substr(out.size()) : path;
+  };
   if (absl::Status made = gevo::makeDirectory(out); !made.ok())
     return gevo::reportBadInput(std::string(made.message()));
   const Claim claims[] = {{"testdata/digits_mlp_predict", true},
@@ -174,7 +179,7 @@ int main(int argc, char **argv) {
       perSeed.push_back(seedBest.value_or(0.0));
       double baselineTest = run->baselineRemeasured.test.accuracy();
       llvm::json::Object row{{"seed", seed},
-                             {"run", config.outDir},
+                             {"run", shown(config.outDir)},
                              {"baseline_test_accuracy", baselineTest},
                              {"front_size", int64_t(run->front.size())},
                              {"evaluations", run->counts.evaluations},
@@ -187,7 +192,7 @@ int main(int argc, char **argv) {
             chosen->remeasured.test.accuracy() - baselineTest;
         row["runtime_ratio"] = chosen->remeasured.runtimeRatio;
         std::string patchPath = config.outDir + "/" + chosen->patchPath;
-        row["patch"] = patchPath;
+        row["patch"] = shown(patchPath);
         sum += *seedBest;
         ++found;
         if (!best || *seedBest > *best) {
@@ -225,7 +230,7 @@ int main(int argc, char **argv) {
                                             "read on the test split"}};
     if (best) {
       result["best_figure"] = *best;
-      result["best_patch"] = bestPatch;
+      result["best_patch"] = shown(bestPatch);
       result["baseline_test_accuracy"] = bestBaseline;
       result["test_accuracy"] = bestAccuracy;
       result["runtime_ratio"] = bestRatio;
@@ -256,7 +261,7 @@ int main(int argc, char **argv) {
         result["minimal_edits"] = int64_t(v.edits.size());
         result["original_edits"] = int64_t(v.originalEdits);
         result["labels"] = std::move(labels);
-        result["report"] = options.outDir + "/report.html";
+        result["report"] = shown(options.outDir + "/report.html");
       } else {
         result["analysis_error"] = std::string(
             report.ok() ? "nothing analysed" : report.status().message());

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/bindings.h"
+#include "gevo/eval/child_payload.h"
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/guarded_memory.h"
 #include "gevo/eval/harness.h"
@@ -34,37 +35,6 @@ Measurement failed(Outcome outcome, std::string detail) {
   m.outcome = outcome;
   m.detail = std::move(detail);
   return m;
-}
-
-// Payload: one JSON line (stage, message, timings, tensor shapes), then the
-// raw bytes of each tensor in order.
-std::string encodePayload(llvm::json::Object header,
-                          const std::vector<const HostTensor *> &tensors) {
-  llvm::json::Array shapes;
-  for (const HostTensor *tensor : tensors) {
-    llvm::json::Array shape;
-    for (int64_t d : tensor->shape)
-      shape.push_back(d);
-    shapes.push_back(llvm::json::Object{{"type", toString(tensor->type)},
-                                        {"shape", std::move(shape)}});
-  }
-  header["tensors"] = std::move(shapes);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::json::Value(std::move(header)) << "\n";
-  os.flush();
-  for (const HostTensor *tensor : tensors)
-    text.append(static_cast<const char *>(tensor->data()),
-                tensor->numElements() * byteWidth(tensor->type));
-  return text;
-}
-
-std::optional<ElementType> parseElementType(llvm::StringRef name) {
-  for (ElementType type :
-       {ElementType::F32, ElementType::F64, ElementType::I32, ElementType::I64})
-    if (name == toString(type))
-      return type;
-  return std::nullopt;
 }
 
 } // namespace
@@ -318,30 +288,11 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
     m.runtimeRatio = median(ratios);
   }
   // Rebuild the tensors the child sent.
-  std::vector<HostTensor> tensors;
-  size_t offset = newline + 1;
-  if (const llvm::json::Array *specs = header.getArray("tensors")) {
-    for (const llvm::json::Value &spec : *specs) {
-      const llvm::json::Object *object = spec.getAsObject();
-      std::optional<ElementType> type =
-          object ? parseElementType(object->getString("type").value_or(""))
-                 : std::nullopt;
-      const llvm::json::Array *shapeArray =
-          object ? object->getArray("shape") : nullptr;
-      if (!type || !shapeArray)
-        return failed(Outcome::Crash, "the child sent back a malformed tensor");
-      std::vector<int64_t> shape;
-      for (const llvm::json::Value &d : *shapeArray)
-        shape.push_back(d.getAsInteger().value_or(0));
-      HostTensor tensor(*type, shape);
-      size_t bytes = tensor.numElements() * byteWidth(*type);
-      if (offset + bytes > result.payload.size())
-        return failed(Outcome::Crash, "the child sent back a truncated tensor");
-      std::memcpy(tensor.data(), result.payload.data() + offset, bytes);
-      offset += bytes;
-      tensors.push_back(std::move(tensor));
-    }
-  }
+  absl::StatusOr<std::vector<HostTensor>> decoded =
+      decodePayloadTensors(header, result.payload, newline + 1);
+  if (!decoded.ok())
+    return failed(Outcome::Crash, std::string(decoded.status().message()));
+  std::vector<HostTensor> tensors = std::move(*decoded);
   if (tensors.empty())
     return failed(Outcome::Crash, "the child sent back no logits");
   const Dataset &validation = evalData(data, SplitRole::Validation);

@@ -89,8 +89,7 @@ absl::Status SearchRun::prepare(bool resume) {
   GEVO_ASSIGN_OR_RETURN(spec, loadWorkloadSpec(config.workloadPath));
   objectives = config.objectives.empty() ? spec.objectives : config.objectives;
   GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
-  if (config.population < 2)
-    return absl::InvalidArgumentError("--population must be at least 2");
+  GEVO_RETURN_IF_ERROR(checkSettings(config));
   GEVO_ASSIGN_OR_RETURN(bench,
                         Workbench::create(spec, workbenchOptions(config)));
   bench->setRemote(remote);

@@ -34,6 +34,18 @@ const char *toString(Algorithm algorithm) {
   return algorithm == Algorithm::Nsga2 ? "nsga2" : "random";
 }
 
+absl::Status checkSettings(const SearchConfig &c) {
+  if (c.population < 2)
+    return absl::InvalidArgumentError("--population must be at least 2");
+  if (c.screen < 1)
+    return absl::InvalidArgumentError("--screen must be at least 1");
+  for (double rate :
+       {c.crossoverRate, c.mutationRate, c.removeRate, c.immigrantRate})
+    if (rate < 0 || rate > 1)
+      return absl::InvalidArgumentError("rates must lie in [0, 1]");
+  return absl::OkStatus();
+}
+
 absl::StatusOr<double> parseDuration(const std::string &text) {
   if (text.empty())
     return absl::InvalidArgumentError("empty duration");

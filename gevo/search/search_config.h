@@ -82,6 +82,10 @@ const char *toString(Algorithm algorithm);
 /// "30m", "90s", "2h", "1h30m", "45" (seconds).
 absl::StatusOr<double> parseDuration(const std::string &text);
 
+/// Whether the algorithm's settings are in range (population of two or more,
+/// a screen of one or more, rates in [0, 1]); the error names the flag.
+absl::Status checkSettings(const SearchConfig &config);
+
 llvm::json::Value toJson(const SearchConfig &config);
 /// `source` names the file in errors.
 absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
