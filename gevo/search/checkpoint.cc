@@ -153,9 +153,9 @@ absl::StatusOr<Checkpoint> parseCheckpoint(const std::string &text,
       out.ok = s->getInteger("ok").value_or(0);
       out.failures = readOutcomeCounts(s->getObject("failures"));
     }
-  for (auto [key, list] : {std::pair{"population", &c.population},
-                           std::pair{"archive", &c.archive},
-                           std::pair{"failed", &c.failed}}) {
+  for (auto [key, list] :
+       {std::pair{"population", &c.population},
+        std::pair{"archive", &c.archive}, std::pair{"failed", &c.failed}}) {
     if (const llvm::json::Array *array = object->getArray(key))
       for (const llvm::json::Value &item : *array) {
         absl::StatusOr<Individual> individual = parseIndividual(item, name);

@@ -71,7 +71,8 @@ protected:
     search.evolve(parents, 1, [&](std::vector<Individual> &batch, int) {
       for (Individual &child : batch) {
         child.key = keyOf(child.edits);
-        repeated += known.count(child.key) || !proposed.insert(child.key).second;
+        repeated +=
+            known.count(child.key) || !proposed.insert(child.key).second;
         child.measurement = parents.front().measurement;
       }
     });

@@ -113,7 +113,8 @@ std::vector<Individual> Nsga2Search::evolve(std::vector<Individual> population,
 
 std::vector<Individual> Nsga2Search::breed(const Individual &a,
                                            const Individual &b,
-                                           const std::vector<double> &weights) {
+                                           const std::vector<double> &weights,
+                                           size_t count) {
   const AlgorithmSettings &config = context.settings;
   std::mt19937_64 &rng = context.rng;
   std::pair<std::vector<Edit>, std::vector<Edit>> lists = {a.edits, b.edits};
@@ -121,6 +122,8 @@ std::vector<Individual> Nsga2Search::breed(const Individual &a,
     lists = crossoverLists(a.edits, b.edits, rng);
   std::vector<Individual> children;
   for (std::vector<Edit> *list : {&lists.first, &lists.second}) {
+    if (children.size() >= count)
+      break;
     Individual child;
     child.edits = *list;
     // A child that repeats a parent would only spend a slot on a cache
@@ -203,14 +206,13 @@ Nsga2Search::offspring(const std::vector<Individual> &parents) {
     size_t slots = std::min<size_t>(2, config.population - children.size());
     const Individual &a = parents[tournament(ranking, rng)];
     const Individual &b = parents[tournament(ranking, rng)];
-    std::vector<Individual> pair = breed(a, b, weights);
+    std::vector<Individual> pair = breed(a, b, weights, screening ? 2 : slots);
     if (screening) {
       for (int round = 1; round < config.screen; ++round)
-        for (Individual &candidate : breed(a, b, weights))
+        for (Individual &candidate : breed(a, b, weights, 2))
           pair.push_back(std::move(candidate));
       pair = screen(std::move(pair), slots);
     } else {
-      pair.resize(slots);
       predicted.resize(predicted.size() + slots);
     }
     for (Individual &child : pair)

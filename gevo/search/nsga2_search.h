@@ -43,9 +43,11 @@ public:
 
 private:
   std::vector<Individual> offspring(const std::vector<Individual> &parents);
-  /// Two children of `a` and `b` (crossover, then mutation, then novelty).
+  /// `count` (1 or 2) children of `a` and `b` (crossover, then mutation,
+  /// then novelty).
   std::vector<Individual> breed(const Individual &a, const Individual &b,
-                                const std::vector<double> &weights);
+                                const std::vector<double> &weights,
+                                size_t count);
   /// Of `candidates`, the `count` the surrogate rates best, their
   /// predictions appended to `chosen`.
   std::vector<Individual> screen(std::vector<Individual> candidates,

@@ -1,5 +1,4 @@
-//===- variant_probe.cc - What the parent learns of a variant without running
-//===//
+//===- variant_probe.cc - What the search learns of a variant unrun -----===//
 
 #include "gevo/search/variant_probe.h"
 
@@ -10,27 +9,28 @@
 
 namespace gevo {
 
-const VariantProbe::Built &VariantProbe::probe(const std::vector<Edit> &edits) {
+VariantProbe::Built &VariantProbe::probe(const std::vector<Edit> &edits,
+                                         bool withCost) {
   std::string id;
   for (const Edit &edit : edits)
     id += editKey(edit) + "\n";
-  auto found = built.find(id);
-  if (found != built.end())
-    return found->second;
+  Built &known = built[id];
+  if (!known.key.empty() && (!withCost || known.staticCost >= 0))
+    return known;
   BuiltVariant variant = bench.build(edits);
-  Built result;
-  result.key = modelFingerprint(*variant.module);
-  result.staticCost = estimateStaticCost(*variant.module, entry);
-  return built.emplace(std::move(id), std::move(result)).first->second;
+  known.key = modelFingerprint(*variant.module);
+  if (withCost)
+    known.staticCost = estimateStaticCost(*variant.module, entry);
+  return known;
 }
 
 bool VariantProbe::isNew(const std::vector<Edit> &edits) {
-  const std::string &key = probe(edits).key;
+  const std::string &key = probe(edits, false).key;
   return !measuredKeys.count(key) && proposed.insert(key).second;
 }
 
 double VariantProbe::staticCost(const std::vector<Edit> &edits) {
-  return probe(edits).staticCost;
+  return probe(edits, true).staticCost;
 }
 
 } // namespace gevo

@@ -1,12 +1,11 @@
-//===- variant_probe.h - What the parent learns of a variant without running
-//-===//
+//===- variant_probe.h - What the search learns of a variant unrun ------===//
 //
 // A child is built in the search process before it is run: to know whether
 // it repeats a variant measured before (NSGA-II mutates it again then) and,
 // for the surrogate's pre-screen, its static cost. This keeps the keys of
 // every variant measured, the ones proposed in the generation in flight (so
 // that a resumed run, which knows only the measured ones, decides alike), and
-// each candidate's build once per generation.
+// each candidate's key (and static cost, once asked) once per generation.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_VARIANT_PROBE_H
@@ -44,9 +43,10 @@ public:
 private:
   struct Built {
     std::string key;
-    double staticCost = 0;
+    /// Negative until staticCost() asks (only a pre-screening search does).
+    double staticCost = -1;
   };
-  const Built &probe(const std::vector<Edit> &edits);
+  Built &probe(const std::vector<Edit> &edits, bool withCost);
 
   Workbench &bench;
   std::string entry;
