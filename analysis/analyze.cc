@@ -106,6 +106,8 @@ public:
     WorkbenchOptions benchOptions;
     benchOptions.workers = a->options.workers;
     benchOptions.evaluation.pipeline = a->options.pipeline;
+    if (!a->options.target.empty())
+      benchOptions.evaluation.target = a->options.target;
     GEVO_ASSIGN_OR_RETURN(a->bench, Workbench::create(a->spec, benchOptions));
     if (a->options.connectRemote)
       a->bench->setRemote(a->options.connectRemote(workloadPath, benchOptions));
@@ -329,9 +331,12 @@ absl::StatusOr<AnalysisReport> analyzeRun(const std::string &runDir,
     options.effect.objectives = info.objectives;
   if (options.importCache.empty())
     options.importCache = run.cachePath();
-  if (options.pipeline.empty())
-    if (const llvm::json::Object *config = info.config.getAsObject())
+  if (const llvm::json::Object *config = info.config.getAsObject()) {
+    if (options.pipeline.empty())
       options.pipeline = config->getString("pipeline").value_or("").str();
+    if (options.target.empty())
+      options.target = config->getString("target").value_or("").str();
+  }
   options.source = runDir;
   GEVO_ASSIGN_OR_RETURN(std::vector<FrontEntry> front, run.readFront());
   std::vector<std::pair<std::string, Patch>> patches;

@@ -39,6 +39,9 @@ struct AnalyzeOptions {
   /// The pipeline variants are measured with (--pipeline's values; empty:
   /// the default, "vector"); the check uses the other one.
   std::string pipeline;
+  /// Where variants run, as //gevo:search's --target (empty: the run's, else
+  /// cpu); on cuda the check measures the CPU target.
+  std::string target;
   /// Most front members analysed (0: all).
   int maxVariants = 0;
   /// Where the report and the minimal patches go.

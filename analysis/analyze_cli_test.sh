@@ -17,6 +17,15 @@ set +e
 "$analyze" --patch=$patch >/dev/null 2>"$tmp/err"; code=$?
 set -e
 [[ $code == 2 ]] && grep -q "needs --workload" "$tmp/err" || fail "analyze without --workload: $code"
+"$analyze" --help | grep -q -- "--target" || fail "analyze --help lacks --target"
+if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+  set +e
+  "$analyze" --patch=$patch --workload=$workload --target=cuda --quiet >/dev/null 2>"$tmp/err"; code=$?
+  set -e
+  [[ $code == 2 && $(wc -l <"$tmp/err") == 1 ]] &&
+    grep -qF "error: --target=cuda: no CUDA driver (libcuda.so.1 not found)" "$tmp/err" ||
+    fail "analyze --target=cuda without a driver: $code $(cat "$tmp/err")"
+fi
 
 "$minimize" --patch=$patch --workload=$workload --objectives=static_cost,error \
   --workers=2 -o "$tmp/min.gevo" 2>"$tmp/min.txt"

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_split.h"
 #include "analysis/analyze.h"
+#include "gevo/eval/evaluator.h"
 #include "gevo/mpi/mpi_job.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -72,6 +73,12 @@ cl::opt<std::string>
              cl::desc("How variants are lowered, as //gevo:search's --pipeline "
                       "(vector or plain; default: the run's, else vector)"),
              cl::init(""), cl::cat(category));
+cl::opt<std::string>
+    target("target",
+           cl::desc("Where variants run, as //gevo:search's --target (cpu or "
+                    "cuda; default: the run's, else cpu). On cuda, "
+                    "--optimized-check measures the CPU target instead"),
+           cl::init(""), cl::cat(category));
 cl::opt<std::string> minimizer(
     "minimizer",
     cl::desc("split (adaptive binary splitting, the default: fewest "
@@ -122,6 +129,10 @@ int main(int argc, char **argv) {
   options.maxVariants = maxVariants;
   options.checkOptimized = optimizedCheck;
   options.pipeline = pipeline;
+  options.target = target;
+  if (!target.empty())
+    if (absl::Status valid = gevo::checkTarget(target); !valid.ok())
+      return gevo::reportBadInput(std::string(valid.message()));
   options.progress = quiet ? nullptr : stderr;
   if (gevo::MpiJob *job = mpi->get())
     options.connectRemote = [job](const std::string &workload,

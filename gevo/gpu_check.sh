@@ -4,12 +4,14 @@
 # digits workloads on the CPU target and with --target=cuda, and prints per
 # workload: accuracy on each target (they must agree within one row of 360),
 # GPU kernel time (CUDA events on the variant stream), launches per run, and
-# the speed ratio of the CPU target's run time to the GPU's.
+# the speed ratio of the CPU target's run time to the GPU's; then a 2-minute
+# search with --target=cuda on the prediction workload (variants lowered,
+# compiled and timed on the GPU in sandboxed children) and its outcome counts.
 #
 #   gevo/gpu_check.sh            # from the repository root
+#   SEARCH_BUDGET=30s gevo/gpu_check.sh
 #
-# It has never run: no GPU was available where it was written. A GPU search
-# (//gevo:search --target=cuda) does not exist yet; the script says so.
+# It has never run: no GPU was available where it was written.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -19,7 +21,7 @@ if [[ ! -x "${CUDA_ROOT:-/usr/local/cuda}/bin/ptxas" ]]; then
   echo "gpu_check: no CUDA toolkit at ${CUDA_ROOT:-/usr/local/cuda} (ptxas, nvvm/libdevice); set CUDA_ROOT" >&2
   exit 2
 fi
-bazel build //gevo:evaluate //gevo:cuda_lower
+bazel build //gevo:evaluate //gevo:cuda_lower //gevo:search
 bazel test //gevo:cuda_lower_test //gevo/eval:cuda_runtime_test \
   //gevo/eval:cuda_pipeline_test //gevo:evaluate_cli_test
 
@@ -58,6 +60,30 @@ PY
     failures=$((failures + 1))
 done
 
-echo "GPU search: not run: //gevo:search has no --target=cuda yet (the sandboxed variant session is CPU-only)"
+# A GPU search: every variant in a forked child that initialises the driver.
+search_out="$work/search"
+if bazel-bin/gevo/gevo_search --workload=testdata/digits_mlp_predict --target=cuda \
+  --budget="${SEARCH_BUDGET:-2m}" --seed=1 --out="$search_out" --quiet \
+  >"$work/search.txt" 2>"$work/search.err"; then
+  python3 - "$search_out" <<'PY' || failures=$((failures + 1))
+import csv, json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+base = run["baseline"]
+outcomes = {}
+for row in csv.DictReader(open(sys.argv[1] + "/history.csv")):
+    outcomes[row.get("outcome", "?")] = outcomes.get(row.get("outcome", "?"), 0) + 1
+print(f"GPU search: {run['evaluations']} evaluations in {run['seconds']:.0f} s, "
+      f"{run['generations_done']} generations; outcomes {outcomes}")
+print(f"GPU search: unmodified program {base.get('outcome')} at "
+      f"{base.get('median_run_ms', 0):.3f} ms (kernel time)")
+front = json.load(open(sys.argv[1] + "/front.json"))
+print(f"GPU search: front of {len(front['members'])} members")
+sys.exit(0 if run["config"]["target"] == "cuda" and base.get("outcome") == "ok" else 1)
+PY
+  cat "$work/search.txt"
+else
+  echo "FAIL GPU search: $(cat "$work/search.err")"
+  failures=$((failures + 1))
+fi
 echo "gpu_check: $((SECONDS - start)) s, $failures failure(s)"
 ((failures == 0))

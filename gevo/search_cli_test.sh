@@ -15,7 +15,7 @@ help=$("$search" --help)
 for flag in workload out resume objectives algorithm population generations \
             budget crossover-rate mutation-rate seed workers timeout \
             memory-limit operators functions ops dialects explore cache \
-            front-repeats; do
+            front-repeats target; do
   grep -q -- "--$flag" <<<"$help" || fail "--help does not explain --$flag"
 done
 
@@ -31,6 +31,22 @@ code=$?
 set -e
 [[ $code == 2 ]] && grep -q "unknown objective 'speed'" "$tmp/err" ||
   fail "bad objective: $code $(cat "$tmp/err")"
+
+# The GPU target: without a driver, one line and exit 2 before any work.
+for case in "tpu|--target must be cpu or cuda, not 'tpu'" \
+            "cuda|--target=cuda: no CUDA driver (libcuda.so.1 not found)"; do
+  target=${case%%|*} message=${case#*|}
+  if [[ $target == cuda ]] && /sbin/ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+    echo "skip --target=cuda without a driver: this machine has libcuda.so.1"
+    continue
+  fi
+  set +e
+  "$search" --workload=$workload --target=$target --out="$tmp/t-$target" --quiet >/dev/null 2>"$tmp/err"
+  code=$?
+  set -e
+  [[ $code == 2 && $(wc -l <"$tmp/err") == 1 ]] && grep -qF -- "error: $message" "$tmp/err" ||
+    fail "--target=$target: exit $code, $(cat "$tmp/err")"
+done
 
 # Neighbourhood exploration: one row per single edit, each classified.
 "$search" --workload=$workload --explore="$tmp/explore.csv" --operators=delete,constant \
@@ -54,6 +70,7 @@ for f in front.json history.csv run.json operators.csv cache.jsonl checkpoint.js
   [[ -s "$tmp/whole/$f" ]] || fail "run directory lacks $f"
 done
 ls "$tmp/whole/front/"*.gevo >/dev/null || fail "no front patches"
+grep -q '"target": *"cpu"' "$tmp/whole/run.json" || fail "run.json does not name the target"
 
 # The same run, killed with SIGKILL once a generation has been checkpointed.
 "$search" "${flags[@]}" --out="$tmp/killed" >/dev/null 2>&1 &

@@ -166,6 +166,11 @@ cl::opt<std::string> pipeline(
              "(mlir-opt syntax; default: the CPU pipeline of //gevo:evaluate)"),
     cl::init(""), cl::cat(category));
 cl::opt<std::string>
+    target("target",
+           cl::desc("Where variants run: cpu (default), or cuda (the GPU "
+                    "target, timed with CUDA events; needs a CUDA driver)"),
+           cl::init("cpu"), cl::cat(category));
+cl::opt<std::string>
     llvmPipeline("llvm-pipeline",
                  cl::desc("LLVM IR passes before codegen; empty for none"),
                  cl::init(gevo::kDefaultLlvmPipeline), cl::cat(category));
@@ -323,9 +328,8 @@ int main(int argc, char **argv) {
     for (const std::string &dialect : splitList(dialects))
       config.opPrefixes.push_back(dialect + ".");
     config.evaluation.pipeline = pipeline;
+    config.evaluation.target = target;
     config.evaluation.codegen.llvmPipeline = llvmPipeline;
-    if (optLevel < 0 || optLevel > 3)
-      return gevo::reportBadInput("--opt-level must be 0, 1, 2 or 3");
     config.evaluation.codegen.optLevel = optLevel;
     config.evaluation.warmup = warmup;
     config.evaluation.repeats = repeats;
@@ -356,13 +360,8 @@ int main(int argc, char **argv) {
         gevo::explore(config, gevo::resolveUserPath(exploreCsv), progress);
     if (!summary.ok())
       return gevo::reportBadInput(std::string(summary.status().message()));
-    llvm::outs() << llvm::format(
-        "explore: %lld single edits of %lld (operator, op) pairs, %lld ok, in "
-        "%.1f s; wrote %s\n",
-        static_cast<long long>(summary->proposed),
-        static_cast<long long>(summary->targets),
-        static_cast<long long>(summary->ok), summary->seconds,
-        gevo::resolveUserPath(exploreCsv).c_str());
+    llvm::outs() << gevo::summarize(*summary,
+                                    gevo::resolveUserPath(exploreCsv));
     return 0;
   }
   if (resuming) {

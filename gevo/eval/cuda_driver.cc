@@ -34,6 +34,15 @@ std::string describeCudaError(const CudaDriverApi &api, const char *call,
                       " (error ", result, ")");
 }
 
+absl::Status checkCudaDriverPresent(const char *library) {
+  void *handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
+  if (!handle)
+    return absl::FailedPreconditionError(
+        absl::StrCat("no CUDA driver (", library, " not found)"));
+  dlclose(handle);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<CudaDriver> openCudaDriver(const char *library) {
   void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (!handle)

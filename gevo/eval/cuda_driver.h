@@ -72,6 +72,12 @@ struct CudaDriver {
 ///   "CUDA driver: cuInit failed: <reason> (error N)"
 absl::StatusOr<CudaDriver> openCudaDriver(const char *library = "libcuda.so.1");
 
+/// Whether `library` can be opened, without initialising it (no cuInit): a
+/// process that forks children to use the GPU calls this, not cudaDriver(),
+/// since a driver initialised before fork() is unusable in the child.
+/// Error as openCudaDriver's first.
+absl::Status checkCudaDriverPresent(const char *library = "libcuda.so.1");
+
 /// The process's driver, opened once with the default library; the same
 /// status on every call.
 absl::StatusOr<CudaDriver *> cudaDriver();

@@ -61,8 +61,20 @@ compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
 
 } // namespace
 
+absl::Status checkTarget(const std::string &target) {
+  if (target == "cpu" || target == "cuda")
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("--target must be cpu or cuda, not '", target, "'"));
+}
+
 std::string useOtherPipeline(const std::string &pipeline,
                              EvaluationOptions &options) {
+  if (options.target == "cuda") {
+    options.target = "cpu";
+    options.pipeline = kVectorPipelineName;
+    return "the CPU target (vectorising pipeline)";
+  }
   if (!pipeline.empty() && pipeline != kVectorPipelineName) {
     options.pipeline = kVectorPipelineName;
     return "the vectorising pipeline";

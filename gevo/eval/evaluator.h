@@ -29,7 +29,13 @@ struct EvaluationOptions {
   int repeats = -1;
   /// Also score the test split (never used for selection).
   bool scoreTest = true;
+  /// Where variants run: "cpu", or "cuda" (the GPU target: the CUDA
+  /// pipeline, cuda_program.h; `pipeline` and `codegen` then do not apply).
+  std::string target = "cpu";
 };
+
+/// OK for "cpu" and "cuda"; otherwise InvalidArgument naming the flag.
+absl::Status checkTarget(const std::string &target);
 
 struct EvaluationReport {
   std::string workload;
@@ -55,7 +61,8 @@ struct EvaluationReport {
 /// EvaluationOptions::pipeline) and says which in words: the vectorising
 /// pipeline's other is the plain one after canonicalize and cse, with LLVM
 /// -O3 (GEVO's -O2 check); the plain one's, or a user's own, is the
-/// vectorising one. For "does the gain survive the other pipeline".
+/// vectorising one. On the GPU target (options.target "cuda") the other is
+/// the CPU target. For "does the gain survive the other pipeline".
 std::string useOtherPipeline(const std::string &pipeline,
                              EvaluationOptions &options);
 

@@ -9,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/child_payload.h"
+#include "gevo/eval/cuda_driver.h"
+#include "gevo/eval/cuda_pipeline.h"
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/guarded_memory.h"
 #include "gevo/eval/harness.h"
@@ -52,6 +54,17 @@ EvaluationSession::create(const WorkloadSpec &spec,
   std::unique_ptr<EvaluationSession> session(new EvaluationSession());
   session->workload = spec;
   session->options = options;
+  GEVO_RETURN_IF_ERROR(checkTarget(options.target));
+  if (options.target == "cuda") {
+    // The children initialise the driver; this process only looks for it.
+    CudaTarget target;
+    absl::Status found = checkCudaDriverPresent();
+    if (found.ok())
+      found = prepareCudaToolkit(target);
+    if (!found.ok())
+      return absl::FailedPreconditionError(
+          absl::StrCat("--target=cuda: ", found.message()));
+  }
   session->pipelineText = resolvePipeline(options.pipeline).passes;
   GEVO_RETURN_IF_ERROR(checkLlvmPipeline(options.codegen.llvmPipeline));
   GEVO_ASSIGN_OR_RETURN(session->data, loadWorkloadData(spec));
@@ -72,8 +85,13 @@ EvaluationSession::create(const WorkloadSpec &spec,
   GEVO_RETURN_IF_ERROR(checkSignature(spec, session->prepared->signature,
                                       session->validationArguments,
                                       session->data));
-  session->warmUp();
+  if (options.target == "cpu")
+    session->warmUp();
   return session;
+}
+
+const EntrySignature &EvaluationSession::entrySignature() const {
+  return prepared->signature;
 }
 
 void EvaluationSession::warmUp() {
@@ -90,6 +108,8 @@ void EvaluationSession::warmUp() {
 
 std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
                                           const RunRequest &request) {
+  if (options.target == "cuda")
+    return runCudaInChild(variant, request);
   llvm::json::Object header{{"stage", "ok"}};
   auto fail = [&](const char *stage, absl::string_view message) {
     header["stage"] = stage;
@@ -264,6 +284,8 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
     return failed(Outcome::ReadsUninitialized, message);
   if (stage == "baseline")
     return failed(Outcome::Crash, "the unmodified program failed: " + message);
+  if (stage == "device")
+    return failed(Outcome::Crash, "device fault: " + message);
   if (stage != "ok")
     return failed(Outcome::Crash, "the child sent back an unknown stage");
 

@@ -32,6 +32,8 @@ class MLIRContext;
 
 namespace gevo {
 
+struct EntrySignature;
+
 struct RunRequest {
   /// Also run and score the test split (only for reported variants).
   bool scoreTest = false;
@@ -78,6 +80,9 @@ private:
   EvaluationSession() = default;
   struct ChildReport;
   std::string runInChild(mlir::ModuleOp variant, const RunRequest &request);
+  /// runInChild for --target=cuda (cuda_session_child.cc).
+  std::string runCudaInChild(mlir::ModuleOp variant, const RunRequest &request);
+  const EntrySignature &entrySignature() const;
   Measurement decode(const ChildResult &result) const;
   /// Lowers and compiles the unmodified program once in this process, so
   /// that the children forked from it start warm.

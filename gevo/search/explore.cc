@@ -123,4 +123,12 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
   return summary;
 }
 
+std::string summarize(const ExploreSummary &summary,
+                      const std::string &csvPath) {
+  return absl::StrFormat("explore: %d single edits of %d (operator, op) "
+                         "pairs, %d ok, in %.1f s; wrote %s\n",
+                         summary.proposed, summary.targets, summary.ok,
+                         summary.seconds, csvPath);
+}
+
 } // namespace gevo

@@ -31,6 +31,10 @@ struct ExploreSummary {
 absl::StatusOr<ExploreSummary>
 explore(SearchConfig config, const std::string &csvPath, std::FILE *progress);
 
+/// The line //gevo:search --explore prints when done.
+std::string summarize(const ExploreSummary &summary,
+                      const std::string &csvPath);
+
 } // namespace gevo
 
 #endif // GEVO_SEARCH_EXPLORE_H

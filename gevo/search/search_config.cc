@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/evaluation_options_json.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
@@ -39,6 +40,10 @@ absl::Status checkSettings(const SearchConfig &c) {
     return absl::InvalidArgumentError("--population must be at least 2");
   if (c.screen < 1)
     return absl::InvalidArgumentError("--screen must be at least 1");
+  if (c.evaluation.codegen.optLevel < 0 || c.evaluation.codegen.optLevel > 3)
+    return absl::InvalidArgumentError("--opt-level must be 0, 1, 2 or 3");
+  if (absl::Status target = checkTarget(c.evaluation.target); !target.ok())
+    return target;
   for (double rate :
        {c.crossoverRate, c.mutationRate, c.removeRate, c.immigrantRate})
     if (rate < 0 || rate > 1)
@@ -85,7 +90,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
   llvm::json::Array operators;
   for (EditKind kind : c.operators)
     operators.push_back(toString(kind));
-  return llvm::json::Object{
+  llvm::json::Object object{
       {"workload", c.workloadPath},
       {"out", c.outDir},
       {"objectives", strings(c.objectives)},
@@ -108,16 +113,13 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"operators", std::move(operators)},
       {"functions", strings(c.functions)},
       {"op_prefixes", strings(c.opPrefixes)},
-      {"pipeline", c.evaluation.pipeline},
-      {"llvm_pipeline", c.evaluation.codegen.llvmPipeline},
-      {"opt_level", c.evaluation.codegen.optLevel},
-      {"warmup", c.evaluation.warmup},
-      {"repeats", c.evaluation.repeats},
       {"front_repeats", c.frontRepeats},
       {"front_children", c.frontChildren},
       {"front_limit", c.frontLimit},
       {"import_cache", c.importCache},
   };
+  writeEvaluationOptions(c.evaluation, object);
+  return object;
 }
 
 absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
@@ -175,11 +177,11 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   }
   c.functions = readStrings(*o, "functions");
   c.opPrefixes = readStrings(*o, "op_prefixes");
-  str("pipeline", c.evaluation.pipeline);
-  str("llvm_pipeline", c.evaluation.codegen.llvmPipeline);
-  integer("opt_level", c.evaluation.codegen.optLevel);
-  integer("warmup", c.evaluation.warmup);
-  integer("repeats", c.evaluation.repeats);
+  if (absl::Status read =
+          readEvaluationOptions(*o, c.evaluation, /*strict=*/false);
+      !read.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": ", read.message()));
   integer("front_repeats", c.frontRepeats);
   integer("front_children", c.frontChildren);
   integer("front_limit", c.frontLimit);

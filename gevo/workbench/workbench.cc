@@ -46,9 +46,17 @@ absl::StatusOr<std::unique_ptr<Workbench>>
 Workbench::create(const WorkloadSpec &spec, WorkbenchOptions options) {
   std::unique_ptr<Workbench> bench(new Workbench());
   bench->options = std::move(options);
+  const bool onGpu = bench->options.evaluation.target == "cuda";
+  // On the GPU target children share one device: by default one at a time,
+  // so that no variant's kernel time includes another's. And no address-space
+  // limit: the driver reserves far more than it maps (host buffers are
+  // managed memory, bounded by the device).
+  if (onGpu)
+    bench->options.memoryBytes = 0;
   bench->workerCount =
-      bench->options.workers > 0
-          ? bench->options.workers
+      bench->options.workers > 0 ? bench->options.workers
+      : onGpu
+          ? 1
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   GEVO_ASSIGN_OR_RETURN(bench->session, EvaluationSession::create(
                                             spec, bench->options.evaluation));
