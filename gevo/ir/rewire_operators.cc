@@ -119,7 +119,8 @@ absl::Status proposeDelete(const MutationScope &scope, Rng &rng, Edit &edit) {
 
 /// Scales or replaces the value of a scalar or splat constant: floats by
 /// factors or to a few fixed values, integers and indices (loop bounds and
-/// steps included) by +-1, +-2 or factors 0.5, 1.5, 2.
+/// steps included) by +-1, +-2 or factors 0.5, 1.5, 2; for a constant with
+/// several uses, half the time at one use only (an operand edit).
 absl::Status proposeConstant(const MutationScope &scope, Rng &rng, Edit &edit) {
   const AddressIndex &index = scope.index;
   const MutationOptions &options = scope.options;
@@ -133,6 +134,28 @@ absl::Status proposeConstant(const MutationScope &scope, Rng &rng, Edit &edit) {
   std::optional<std::string> literal = tweakLiteral(constant, rng);
   if (!literal)
     return noCandidate("new value for the constant");
+  // A constant with several uses (one learning rate for every layer's
+  // update): half the time only one use takes the new value, a constant
+  // materialised where it is used, so that layers can learn at their own
+  // rates. That edit is an operand edit; the rest of the program keeps the
+  // old value.
+  llvm::SmallVector<mlir::OpOperand *> uses;
+  for (mlir::OpOperand &use : constant->getUses())
+    if (std::optional<OpRef> user = index.refOf(use.getOwner());
+        user && passesFilters(*user, options))
+      uses.push_back(&use);
+  if (uses.size() >= 2 && chance(0.5, rng)) {
+    mlir::OpOperand *use = uses[rng() % uses.size()];
+    edit.kind = EditKind::Operand;
+    edit.target = *index.refOf(use->getOwner());
+    Rewire rewire;
+    rewire.user = edit.target;
+    rewire.operand = static_cast<int>(use->getOperandNumber());
+    rewire.value.kind = ValueRef::Kind::Constant;
+    rewire.value.literal = *literal;
+    edit.rewires.push_back(rewire);
+    return absl::OkStatus();
+  }
   edit.target = *index.refOf(constant.getOperation());
   edit.literal = *literal;
   return absl::OkStatus();
