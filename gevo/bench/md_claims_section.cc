@@ -5,12 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <sstream>
 
-#include "absl/strings/str_cat.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gevo/bench/benchmarks_md.h"
 #include "gevo/support/file_io.h"
@@ -133,6 +134,106 @@ void claimsCheck(std::ostringstream &md, const Object *check,
   }
 }
 
+/// The checked run-time ratio of `seed`, when the check has one.
+std::optional<double> checkedRatio(const Object *check, const char *claimName,
+                                   int seed) {
+  const llvm::json::Array *rows = check ? check->getArray(claimName) : nullptr;
+  if (rows)
+    for (const llvm::json::Value &r : *rows)
+      if (int(num(r.getAsObject(), "seed")) == seed)
+        return num(r.getAsObject(), "checked_ratio");
+  return std::nullopt;
+}
+
+/// Issue #13's goal for the claim, met or missed, on the checked run times
+/// where there are some: prediction >= 1.9x (+90% speed) at <= 2.0 test
+/// points lost in a seed and a median over seeds >= 1.5x; training >= +4.9
+/// test points at run x <= 1.00 in a seed.
+void goalLine(std::ostringstream &md, const Object *c, const Object *check,
+              bool prediction) {
+  const llvm::json::Array *seeds = c ? c->getArray("seeds") : nullptr;
+  if (!seeds || seeds->empty())
+    return;
+  const char *name = prediction ? "prediction" : "training";
+  std::vector<double> figures;
+  double best = 0;
+  for (const llvm::json::Value &s : *seeds) {
+    const Object *row = s.getAsObject();
+    if (!row->get("figure")) {
+      figures.push_back(0);
+      continue;
+    }
+    double ratio = checkedRatio(check, name, int(num(row, "seed")))
+                       .value_or(num(row, "runtime_ratio"));
+    double figure = num(row, "figure");
+    if (prediction) {
+      figure = ratio < 1 ? 1 / ratio - 1 : 0;
+      if (-num(row, "test_accuracy_change") > 0.02)
+        figure = 0;
+    } else if (ratio > 1.0) {
+      figure = 0;
+    }
+    figures.push_back(figure);
+    best = std::max(best, figure);
+  }
+  std::sort(figures.begin(), figures.end());
+  double median = figures[figures.size() / 2];
+  bool met = prediction ? best >= 0.9 && median >= 0.5 : best >= 0.049;
+  md << absl::StrFormat(
+      "**Goal %s** (%s): %s.\n\n", met ? "met" : "missed",
+      prediction ? ">= 1.9x speed at <= 2.0 test points lost in a seed, "
+                   "median over seeds >= 1.5x"
+                 : ">= +4.9 test points at run x <= 1.00 in a seed",
+      prediction
+          ? absl::StrFormat("best seed %.2fx, median %.2fx%s", 1 + best,
+                            1 + median, check ? " (checked run times)" : "")
+          : absl::StrFormat("best seed %+.2f points%s", 100 * best,
+                            check ? " (run time as checked)" : ""));
+}
+
+/// How far hyper-parameters alone take the training workload
+/// (train_ceiling.py), when it ran.
+void trainCeiling(std::ostringstream &md) {
+  absl::StatusOr<std::string> text =
+      gevo::readFile(resultsDirectory() + "/train_ceiling.json", "ceiling");
+  if (!text.ok())
+    return;
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(*text);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return;
+  }
+  const Object *o = parsed->getAsObject();
+  const Object *chosen = o ? o->getObject("chosen") : nullptr;
+  if (!chosen)
+    return;
+  int rows = int(num(o, "rows"));
+  md << absl::StrFormat(
+      "What hyper-parameters alone reach (`gevo/bench/train_ceiling.py`: %d "
+      "configurations of the training IR set by hand at the unmodified "
+      "5-epoch schedule, so at the same run time: a learning rate per layer, "
+      "layer 2's initial scale, the initialisation's seeds; chosen on "
+      "validation, scored on test): the chosen one (layer 1 at %s, layer 2 "
+      "at %s) scores %d/%d validation and **%d/%d test (%+.2f points)**; the "
+      "best test score of any configuration is %d/%d. +4.9 points needs "
+      "%d/%d. The chosen configuration trained longer:",
+      int(num(o, "configurations")), str(chosen, "layer1_rate"),
+      str(chosen, "layer2_rate"), int(num(chosen, "validation_correct")), rows,
+      int(num(chosen, "test_correct")), rows,
+      100.0 * (num(chosen, "test_correct") - num(o, "baseline_test_correct")) /
+          rows,
+      int(num(o, "best_test_correct_any")), rows,
+      int(num(o, "needed_test_correct")), rows);
+  if (const llvm::json::Array *epochs = o->getArray("epochs"))
+    for (const llvm::json::Value &e : *epochs) {
+      const Object *row = e.getAsObject();
+      md << absl::StrFormat(" %d epochs %d/%d test;", int(num(row, "epochs")),
+                            int(num(row, "test_correct")), rows);
+    }
+  md << " each epoch beyond 5 adds a fifth of the training loop's run "
+        "time.\n\n";
+}
+
 } // namespace
 
 void paperClaims(std::ostringstream &md) {
@@ -169,8 +270,11 @@ void paperClaims(std::ostringstream &md) {
   }
   claim(md, o->getObject("prediction"), true);
   claimsCheck(md, check, "prediction", true);
+  goalLine(md, o->getObject("prediction"), check, true);
   claim(md, o->getObject("training"), false);
   claimsCheck(md, check, "training", false);
+  goalLine(md, o->getObject("training"), check, false);
+  trainCeiling(md);
 }
 
 } // namespace gevo::bench_md

@@ -132,8 +132,10 @@ void minimizers(std::ostringstream &md) {
   md << "## 3. Minimisers (goal: fewer evaluations and smaller results than "
         "GEVO's greedy pass and exhaustive search)\n\n"
         "`bazel run //gevo/bench:minimizers -- --run=RUN "
-        "--json=bench-results/minimizers.json` (RUN: a default search's run "
-        "directory)\n\n";
+        "--json=bench-results/minimizers.json` (RUN: the run directory of "
+        "`bazel run //gevo:search -- --seed=1 --objectives=static_cost,error "
+        "--budget=0 --generations=24`, deterministic: the same front and "
+        "figures on any machine)\n\n";
   std::optional<llvm::json::Value> v;
   const Object *o = figuresOf(md, "minimizers.json", v);
   if (!o)
