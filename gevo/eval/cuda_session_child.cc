@@ -15,6 +15,7 @@
 #include "gevo/eval/child_payload.h"
 #include "gevo/eval/cuda_program.h"
 #include "gevo/eval/cuda_runtime.h"
+#include "gevo/eval/run_schedule.h"
 #include "gevo/eval/variant_session.h"
 #include "gevo/support/message_lines.h"
 #include "gevo/support/stopwatch.h"
@@ -86,36 +87,20 @@ std::string EvaluationSession::runCudaInChild(mlir::ModuleOp variant,
     }
     return absl::OkStatus();
   };
-  int warmup = options.warmup >= 0 ? options.warmup : workload.warmup;
-  int repeats = options.repeats > 0 ? options.repeats : workload.repeats;
-  if (request.interleavedPairs > 0) {
-    for (int i = 0; i < warmup; ++i) {
-      if (absl::Status s = timeRun(**program, nullptr, &results); !s.ok())
-        return fail("device", s);
-      if (absl::Status s = timeRun(*baselineProgram, nullptr, nullptr); !s.ok())
-        return fail("baseline", s);
-    }
-    for (int i = 0; i < request.interleavedPairs; ++i) {
-      // Alternate which goes first so that drift hits both alike.
-      bool variantFirst = i % 2 == 0;
-      for (int turn = 0; turn < 2; ++turn) {
-        if ((turn == 0) == variantFirst) {
-          if (absl::Status s = timeRun(**program, &runMs, &results); !s.ok())
-            return fail("device", s);
-        } else if (absl::Status s =
-                       timeRun(*baselineProgram, &baselineRunMs, nullptr);
-                   !s.ok()) {
-          return fail("baseline", s);
-        }
-      }
-    }
-  } else {
-    for (int i = 0; i < warmup + repeats; ++i)
-      if (absl::Status s =
-              timeRun(**program, i >= warmup ? &runMs : nullptr, &results);
-          !s.ok())
-        return fail("device", s);
-  }
+  RunSchedule schedule;
+  schedule.warmup = options.warmup >= 0 ? options.warmup : workload.warmup;
+  schedule.repeats = options.repeats > 0 ? options.repeats : workload.repeats;
+  schedule.interleavedPairs = request.interleavedPairs;
+  if (std::optional<ScheduleFailure> failure = runSchedule(
+          schedule,
+          [&](bool timed) {
+            return timeRun(**program, timed ? &runMs : nullptr, &results);
+          },
+          [&](bool timed) {
+            return timeRun(*baselineProgram, timed ? &baselineRunMs : nullptr,
+                           nullptr);
+          }))
+    return fail(failure->baseline ? "baseline" : "device", failure->status);
   if (results.size() <= static_cast<size_t>(workload.logitsResult()))
     return fail("run", absl::InvalidArgumentError(
                            "the entry returned fewer results than the "

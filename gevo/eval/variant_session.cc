@@ -16,6 +16,7 @@
 #include "gevo/eval/harness.h"
 #include "gevo/eval/jit.h"
 #include "gevo/eval/lowering.h"
+#include "gevo/eval/run_schedule.h"
 #include "gevo/eval/static_cost.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
@@ -183,36 +184,21 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
       *out = std::move(produced);
     return absl::OkStatus();
   };
-  int warmup = options.warmup >= 0 ? options.warmup : workload.warmup;
-  int repeats = options.repeats > 0 ? options.repeats : workload.repeats;
-  if (request.interleavedPairs > 0) {
-    for (int i = 0; i < warmup; ++i) {
-      if (absl::Status s = timeRun(**entry, nullptr, &results); !s.ok())
-        return fail("run", s.message());
-      if (absl::Status s = timeRun(*baselineEntry, nullptr, nullptr); !s.ok())
-        return fail("baseline", s.message());
-    }
-    for (int i = 0; i < request.interleavedPairs; ++i) {
-      // Alternate which goes first so that drift hits both alike.
-      bool variantFirst = i % 2 == 0;
-      for (int turn = 0; turn < 2; ++turn) {
-        if ((turn == 0) == variantFirst) {
-          if (absl::Status s = timeRun(**entry, &runMs, &results); !s.ok())
-            return fail("run", s.message());
-        } else if (absl::Status s =
-                       timeRun(*baselineEntry, &baselineRunMs, nullptr);
-                   !s.ok()) {
-          return fail("baseline", s.message());
-        }
-      }
-    }
-  } else {
-    for (int i = 0; i < warmup + repeats; ++i)
-      if (absl::Status s =
-              timeRun(**entry, i >= warmup ? &runMs : nullptr, &results);
-          !s.ok())
-        return fail("run", s.message());
-  }
+  RunSchedule schedule;
+  schedule.warmup = options.warmup >= 0 ? options.warmup : workload.warmup;
+  schedule.repeats = options.repeats > 0 ? options.repeats : workload.repeats;
+  schedule.interleavedPairs = request.interleavedPairs;
+  if (std::optional<ScheduleFailure> failure = runSchedule(
+          schedule,
+          [&](bool timed) {
+            return timeRun(**entry, timed ? &runMs : nullptr, &results);
+          },
+          [&](bool timed) {
+            return timeRun(*baselineEntry, timed ? &baselineRunMs : nullptr,
+                           nullptr);
+          }))
+    return fail(failure->baseline ? "baseline" : "run",
+                failure->status.message());
   // Once more with fresh allocations filled with 0xFF (NaN as floats): a
   // variant whose logits change reads memory it never wrote, and would give
   // other answers built any other way.
