@@ -3,6 +3,7 @@
 #include "gevo/bench/fair_comparison.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "gevo/eval/harness.h"
@@ -22,17 +23,25 @@ double regionHypervolume(const std::vector<RatioPoint> &points,
   return hypervolume(inside, {region.ratio, region.error});
 }
 
+double errorStandardError(double error, int64_t rows) {
+  if (rows <= 0 || error <= 0 || error >= 1)
+    return 0;
+  return std::sqrt(error * (1 - error) / static_cast<double>(rows));
+}
+
 bool beatsUnmodified(double runtimeMs, double error, double unmodifiedMs,
-                     double unmodifiedError, double band) {
+                     double unmodifiedError, const NoiseBand &band) {
   double ratio = unmodifiedMs > 0 ? runtimeMs / unmodifiedMs : 1;
-  // Error is deterministic (the same outputs every run): any drop is real.
-  return (ratio <= 1 - band && error <= unmodifiedError) ||
-         (error < unmodifiedError - 1e-9 && ratio <= 1 + band);
+  // The same outputs every run, but one more row right out of hundreds is
+  // the validation split's sampling noise, not a better model.
+  return (ratio <= 1 - band.runtime && error <= unmodifiedError + 1e-9) ||
+         (error < unmodifiedError - band.error - 1e-9 &&
+          ratio <= 1 + band.runtime);
 }
 
 int64_t evaluationsToTarget(const std::string &runDirectory,
                             double unmodifiedMs, double unmodifiedError,
-                            double band) {
+                            const NoiseBand &band) {
   CsvTable history = RunDirectory(runDirectory).readHistory();
   size_t outcome = history.column("outcome"), cached = history.column("cached"),
          runtime = history.column("median_run_ms"),

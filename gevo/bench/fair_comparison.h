@@ -36,18 +36,31 @@ struct Region {
 double regionHypervolume(const std::vector<RatioPoint> &points,
                          const Region &region);
 
+/// How far apart two noisy measurements must be to count as different: run
+/// time by a ratio of `runtime` either way, validation error by more than
+/// `error`.
+struct NoiseBand {
+  double runtime = 0.1;
+  double error = 0;
+};
+
+/// One standard error of a validation error rate `error` estimated on `rows`
+/// rows (binomial): the error's sampling noise, which a variant must beat
+/// before its lower error means anything (e.g. 0.013 for 25 wrong of 360).
+double errorStandardError(double error, int64_t rows);
+
 /// Whether a search-time measurement dominates the unmodified program beyond
-/// noise: at least `band` faster at no more error, or strictly less error at
-/// no more than `band` slower.
+/// noise: at least `band.runtime` faster at no more error, or more than
+/// `band.error` less error at no more than `band.runtime` slower.
 bool beatsUnmodified(double runtimeMs, double error, double unmodifiedMs,
-                     double unmodifiedError, double band);
+                     double unmodifiedError, const NoiseBand &band);
 
 /// The 1-based count of evaluations (history rows not answered from the
 /// cache) up to and including the first that beatsUnmodified; 0 when none
 /// did. Reads the run directory's history.csv.
 int64_t evaluationsToTarget(const std::string &runDirectory,
                             double unmodifiedMs, double unmodifiedError,
-                            double band);
+                            const NoiseBand &band);
 
 /// How NSGA-II's pre-screen did over a run (its surrogate.csv): the median
 /// over generations of each objective's rank correlation between predicted

@@ -27,11 +27,24 @@ TEST(RegionHypervolumeTest, CountsOnlyTheAreaInsideTheRegion) {
 }
 
 TEST(BeatsUnmodifiedTest, NeedsMoreThanTheNoiseBand) {
-  EXPECT_TRUE(beatsUnmodified(8.5, 0.05, 10, 0.05, 0.1));
-  EXPECT_FALSE(beatsUnmodified(9.5, 0.05, 10, 0.05, 0.1)); // inside the band
-  EXPECT_FALSE(beatsUnmodified(5, 0.06, 10, 0.05, 0.1));   // but less right
-  EXPECT_TRUE(beatsUnmodified(10.5, 0.04, 10, 0.05, 0.1)); // more right
-  EXPECT_FALSE(beatsUnmodified(12, 0.04, 10, 0.05, 0.1));  // too slow
+  NoiseBand band{0.1, 0};
+  EXPECT_TRUE(beatsUnmodified(8.5, 0.05, 10, 0.05, band));
+  EXPECT_FALSE(beatsUnmodified(9.5, 0.05, 10, 0.05, band)); // inside the band
+  EXPECT_FALSE(beatsUnmodified(5, 0.06, 10, 0.05, band));   // but less right
+  EXPECT_TRUE(beatsUnmodified(10.5, 0.04, 10, 0.05, band)); // more right
+  EXPECT_FALSE(beatsUnmodified(12, 0.04, 10, 0.05, band));  // too slow
+  // With an error band a drop inside it is noise; one beyond it counts.
+  NoiseBand errorBand{0.1, 0.012};
+  EXPECT_FALSE(beatsUnmodified(10, 0.04, 10, 0.05, errorBand));
+  EXPECT_TRUE(beatsUnmodified(10, 0.035, 10, 0.05, errorBand));
+  EXPECT_TRUE(beatsUnmodified(8.5, 0.05, 10, 0.05, errorBand));
+}
+
+TEST(ErrorStandardErrorTest, BinomialSamplingNoise) {
+  // 25 of 360 validation rows wrong: sqrt(p (1 - p) / n).
+  EXPECT_NEAR(errorStandardError(25.0 / 360, 360), 0.01340, 1e-5);
+  EXPECT_EQ(errorStandardError(0, 360), 0);
+  EXPECT_EQ(errorStandardError(0.1, 0), 0);
 }
 
 TEST(EvaluationsToTargetTest, CountsRunVariantsUpToTheFirstThatBeatsIt) {
@@ -46,8 +59,8 @@ TEST(EvaluationsToTargetTest, CountsRunVariantsUpToTheFirstThatBeatsIt) {
          "0,c,ok,1,shrink,5.0,0.05,0.95,5.0,1,1,1,\n" // cached: not run
          "1,d,ok,2,shrink,5.0,0.05,0.95,5.0,1,1,0,\n"
          "1,e,ok,2,shrink,4.0,0.05,0.95,4.0,1,1,0,\n";
-  EXPECT_EQ(evaluationsToTarget(dir, 10, 0.05, 0.1), 3);
-  EXPECT_EQ(evaluationsToTarget(dir, 10, 0.01, 0.1), 0); // never reached
+  EXPECT_EQ(evaluationsToTarget(dir, 10, 0.05, {0.1, 0}), 3);
+  EXPECT_EQ(evaluationsToTarget(dir, 10, 0.01, {0.1, 0}), 0); // never reached
 }
 
 TEST(SummarizeScreenTest, MediansAndPooledFailureShares) {

@@ -87,8 +87,11 @@ void searchVsRandom(std::ostringstream &md) {
       "layer at 11%% accuracy counts for nothing). Evaluations to target: "
       "variants run until the first one, as measured during the search, beat "
       "the unmodified program (one run time for both runs of a seed) by more "
-      "than %.0f%% in run time at no more error, or had less error at no more "
-      "than %.0f%% more run time; 0: never.\n\n",
+      "than %.0f%% in run time at no more error, or had less error, by more "
+      "than the error band, at no more than %.0f%% more run time; 0: never. "
+      "The error band is the validation error's sampling noise: one standard "
+      "error of the unmodified program's validation error over the "
+      "validation rows (a variant one row better is not a better model).\n\n",
       int(num(o, "population")), int(num(o, "generations")),
       int(num(o, "population") * (num(o, "generations") + 1)),
       str(o, "objectives"), int(num(o, "seeds")), int(num(o, "children")),
@@ -99,14 +102,17 @@ void searchVsRandom(std::ostringstream &md) {
     return r ? absl::StrFormat("%.3f", *r) : std::string("inf");
   };
   md << "| workload | median hv ratio | range | seeds with fewer evaluations "
-        "to target |\n|---|---|---|---|\n";
+        "to target | error band |\n|---|---|---|---|---|\n";
   for (const llvm::json::Value &w : *o->getArray("workloads")) {
     const Object *row = w.getAsObject();
+    std::optional<double> errorBand = row->getNumber("error_band");
     md << absl::StrFormat(
-        "| %s | **%s** | %s - %s | %d of %d |\n", str(row, "workload"),
+        "| %s | **%s** | %s - %s | %d of %d | %s |\n", str(row, "workload"),
         ratioText(row, "median_ratio"), ratioText(row, "min_ratio"),
         ratioText(row, "max_ratio"), int(num(row, "seeds_fewer_to_target")),
-        int(num(o, "seeds")));
+        int(num(o, "seeds")),
+        errorBand ? absl::StrFormat("%.4f", *errorBand)
+                  : std::string("0 (any drop)"));
   }
   md << "\n| workload | seed | hv NSGA-II | hv random | ratio | points in "
         "region (NSGA-II / random) | evaluations to target (NSGA-II / "

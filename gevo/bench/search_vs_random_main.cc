@@ -11,7 +11,8 @@
 // reference point near the unmodified program (run-time ratio --ref-ratio,
 // its validation error + --ref-error): only variants a user could want
 // count. Also the evaluations each run needed until a variant first
-// dominated the unmodified program by more than --band. Prints a row per
+// dominated the unmodified program beyond noise (--band in run time,
+// --error-band in validation error). Prints a row per
 // run and the medians, and writes the figures as JSON (--json).
 //
 //===----------------------------------------------------------------------===//
@@ -72,6 +73,13 @@ cl::opt<double> band("band",
                      cl::desc("Run-time noise band for evaluations-to-target "
                               "(default 0.1: 10% faster or slower)"),
                      cl::init(0.1), cl::cat(category));
+cl::opt<double> errorBand(
+    "error-band",
+    cl::desc("Validation-error noise band for evaluations-to-target: a "
+             "variant's error must be lower by more than this (default -1: "
+             "one standard error of the unmodified program's validation "
+             "error over the validation rows)"),
+    cl::init(-1), cl::cat(category));
 cl::opt<int> pairs("pairs",
                    cl::desc("Interleaved pairs per child when re-measuring "
                             "the fronts (default 5)"),
@@ -175,6 +183,10 @@ int main(int argc, char **argv) {
     if (absl::Status s = (*bench)->measureBaseline(); !s.ok())
       return gevo::reportBadInput(std::string(s.message()));
     double unmodifiedError = (*bench)->baseline().error();
+    gevo::NoiseBand noise{band, errorBand};
+    if (errorBand < 0)
+      noise.error = gevo::errorStandardError(
+          unmodifiedError, (*bench)->baseline().validation.total);
     gevo::Region region{refRatio, unmodifiedError + refError};
     std::vector<double> ratios;
     int fewer = 0;
@@ -210,7 +222,7 @@ int main(int argc, char **argv) {
         }
         runs[a].hypervolume = gevo::regionHypervolume(runs[a].points, region);
         runs[a].toTarget = gevo::evaluationsToTarget(
-            runs[a].directory, commonMs, unmodifiedError, band);
+            runs[a].directory, commonMs, unmodifiedError, noise);
       }
       double ratio = runs[1].hypervolume > 0
                          ? runs[0].hypervolume / runs[1].hypervolume
@@ -261,6 +273,7 @@ int main(int argc, char **argv) {
     summaries.push_back(llvm::json::Object{
         {"workload", name},
         {"unmodified_error", unmodifiedError},
+        {"error_band", noise.error},
         {"median_ratio", number(median)},
         {"min_ratio", number(*std::min_element(ratios.begin(), ratios.end()))},
         {"max_ratio", number(*std::max_element(ratios.begin(), ratios.end()))},
