@@ -3,7 +3,9 @@
 // Wraps mlir::ExecutionEngine with our own TargetMachine (so the codegen level
 // is honoured), an optional LLVM IR pass pipeline, and a calling convention
 // for tensors: every argument and result crosses as a memref descriptor
-// through the `_mlir_ciface_<entry>` wrapper.
+// through the `_mlir_ciface_<entry>` wrapper. By default each loop nest is a
+// kernel compiled once per process at that level (kernel_cache.h), and the
+// code around the kernels with the fast instruction selector.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_JIT_H
@@ -40,6 +42,10 @@ struct CodegenOptions {
   /// code write through a null pointer. Only for code running in a sandbox
   /// child.
   bool guardAllocations = false;
+  /// Compile each loop nest as a kernel of its own, once per process
+  /// (gevo/eval/kernel_cache.h): a variant recompiles only the nests it
+  /// changed. Off compiles the module whole.
+  bool cacheKernels = true;
 };
 
 class JitEntry {
@@ -60,6 +66,12 @@ public:
   /// CPU milliseconds compile() spent in the LLVM IR pipeline (the rest of
   /// it is translation and machine codegen).
   double optimizeMs() const { return llvmOptimizeMs; }
+  /// Loop nests compiled for this module, and those found already compiled.
+  int compiledKernels() const { return kernelsCompiled; }
+  int reusedKernels() const { return kernelsReused; }
+  /// Why the module was compiled whole although cacheKernels was on; empty
+  /// when it was not.
+  const std::string &kernelCacheFailure() const { return kernelFailure; }
 
 private:
   JitEntry() = default;
@@ -67,6 +79,9 @@ private:
   void (*packedEntry)(void **) = nullptr;
   EntrySignature signature;
   double llvmOptimizeMs = 0;
+  int kernelsCompiled = 0;
+  int kernelsReused = 0;
+  std::string kernelFailure;
 };
 
 /// The byte guarded allocations are filled with from now on (0 by default).

@@ -99,12 +99,16 @@ void EvaluationSession::warmUp() {
   // Every child is a fork of this process: what the first lowering and
   // compile in a process sets up (the pass manager's pattern sets, the parsed
   // vector schedules, LLVM's target, the runtime library) is done here once
-  // instead of in every child. A failure here is the unmodified program's,
-  // and its own measurement reports it.
+  // instead of in every child; so are the unmodified program's kernels
+  // (gevo/eval/kernel_cache.h), compiled as the children compile theirs, so
+  // that a child compiles only the loop nests its variant changed. A failure
+  // here is the unmodified program's, and its own measurement reports it.
   mlir::OwningOpRef<mlir::ModuleOp> copy = baselineModule->clone();
   requestCInterface(*copy, workload.entry);
+  CodegenOptions codegen = options.codegen;
+  codegen.guardAllocations = true;
   if (prepared->lowering->run(*copy).ok())
-    (void)JitEntry::compile(*copy, prepared->signature, options.codegen);
+    (void)JitEntry::compile(*copy, prepared->signature, codegen);
 }
 
 std::string EvaluationSession::runInChild(mlir::ModuleOp variant,

@@ -1,0 +1,130 @@
+//===- kernel_cache_test.cc - Loop nests compiled once, same answers ------===//
+
+#include "gevo/eval/kernel_cache.h"
+
+#include "gevo/eval/bindings.h"
+#include "gevo/eval/entry_signature.h"
+#include "gevo/eval/jit.h"
+#include "gevo/eval/lowering.h"
+#include "gevo/eval/workload.h"
+#include "gevo/ir/frontend.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/support/tool_paths.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+/// The training workload with its validation inputs bound.
+struct Subject {
+  WorkloadSpec spec;
+  std::vector<HostTensor> arguments;
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  EntrySignature signature;
+};
+
+void load(Subject &s) {
+  auto spec = loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  s.spec = *spec;
+  auto data = loadWorkloadData(s.spec);
+  ASSERT_TRUE(data.ok()) << data.status();
+  s.arguments = bindArguments(s.spec, *data, SplitRole::Validation);
+  auto module = loadLinalgModule(*s.context, s.spec.modulePath);
+  ASSERT_TRUE(module.ok()) << module.status();
+  s.module = std::move(*module);
+  auto signature = readEntrySignature(*s.module, s.spec.entry);
+  ASSERT_TRUE(signature.ok()) << signature.status();
+  s.signature = *signature;
+}
+
+/// Lowers a copy of `module` with the default pipeline, compiles it and
+/// runs it on `s`'s arguments.
+std::vector<HostTensor> compileAndRun(Subject &s, mlir::ModuleOp module,
+                                      bool cacheKernels, int *compiled,
+                                      int *reused) {
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  requestCInterface(*copy, s.spec.entry);
+  absl::Status lowered = lowerToLLVMDialect(*copy, "");
+  EXPECT_TRUE(lowered.ok()) << lowered;
+  CodegenOptions options;
+  options.cacheKernels = cacheKernels;
+  auto entry = JitEntry::compile(*copy, s.signature, options);
+  EXPECT_TRUE(entry.ok()) << entry.status();
+  if (!entry.ok())
+    return {};
+  EXPECT_EQ((*entry)->kernelCacheFailure(), "");
+  *compiled = (*entry)->compiledKernels();
+  *reused = (*entry)->reusedKernels();
+  std::vector<const HostTensor *> pointers;
+  for (const HostTensor &t : s.arguments)
+    pointers.push_back(&t);
+  auto results = (*entry)->run(pointers);
+  EXPECT_TRUE(results.ok()) << results.status();
+  return results.ok() ? std::move(*results) : std::vector<HostTensor>();
+}
+
+void expectSame(const std::vector<HostTensor> &got,
+                const std::vector<HostTensor> &want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t r = 0; r < got.size(); ++r) {
+    ASSERT_EQ(got[r].shape, want[r].shape);
+    for (int64_t i = 0; i < got[r].numElements(); ++i)
+      ASSERT_EQ(got[r].at(i), want[r].at(i)) << "result #" << r << " at " << i;
+  }
+}
+
+TEST(KernelCacheTest, TrainingLoopGivesTheSameLogitsAndCompilesOnce) {
+  Subject s;
+  load(s);
+  int compiled = 0, reused = 0;
+  std::vector<HostTensor> whole =
+      compileAndRun(s, *s.module, false, &compiled, &reused);
+  EXPECT_EQ(compiled + reused, 0);
+  std::vector<HostTensor> first =
+      compileAndRun(s, *s.module, true, &compiled, &reused);
+  int kernels = compiled + reused;
+  // The training loop's tiled ops become a dozen or more nests.
+  EXPECT_GE(kernels, 10);
+  EXPECT_GT(compiled, 0);
+  expectSame(first, whole);
+  std::vector<HostTensor> again =
+      compileAndRun(s, *s.module, true, &compiled, &reused);
+  EXPECT_EQ(compiled, 0);
+  EXPECT_EQ(reused, kernels);
+  expectSame(again, whole);
+}
+
+TEST(KernelCacheTest, AVariantRecompilesOnlyTheNestsItChanged) {
+  Subject s;
+  load(s);
+  int compiled = 0, reused = 0;
+  compileAndRun(s, *s.module, true, &compiled, &reused);
+  int kernels = compiled + reused;
+  // Double one float constant (a learning rate or an initial scale): the
+  // nests that read it change, the others do not.
+  mlir::OwningOpRef<mlir::ModuleOp> variant = s.module->clone();
+  bool changed = false;
+  variant->walk([&](mlir::arith::ConstantOp op) {
+    auto value = llvm::dyn_cast<mlir::FloatAttr>(op.getValue());
+    if (changed || !value || value.getValueAsDouble() == 0)
+      return;
+    op.setValueAttr(
+        mlir::FloatAttr::get(value.getType(), 2 * value.getValueAsDouble()));
+    changed = true;
+  });
+  ASSERT_TRUE(changed);
+  std::vector<HostTensor> cached =
+      compileAndRun(s, *variant, true, &compiled, &reused);
+  EXPECT_GT(reused, kernels / 2);
+  EXPECT_LT(compiled, kernels / 2);
+  int ignored = 0;
+  expectSame(cached, compileAndRun(s, *variant, false, &ignored, &ignored));
+}
+
+} // namespace
+} // namespace gevo
