@@ -285,11 +285,16 @@ struct Setting {
   const char *name;
   int optLevel;
   bool irPasses;
+  bool kernels = true;
 };
 constexpr Setting kSettings[] = {
-    {"O2 + IR passes", 2, true},    {"O1 + IR passes", 1, true},
-    {"O2, no IR passes", 2, false}, {"O1, no IR passes", 1, false},
+    {"O2 + IR passes", 2, true},
+    {"O2 + IR passes, whole module (no kernel cache)", 2, true, false},
+    {"O1 + IR passes", 1, true},
+    {"O2, no IR passes", 2, false},
+    {"O1, no IR passes", 1, false},
     {"O0 + IR passes", 0, true},
+    {"O0 + IR passes, whole module (no kernel cache)", 0, true, false},
 };
 
 } // namespace
@@ -328,6 +333,7 @@ int main(int argc, char **argv) {
     for (const Setting &setting : kSettings) {
       gevo::CodegenOptions codegen;
       codegen.optLevel = setting.optLevel;
+      codegen.cacheKernels = setting.kernels;
       if (!setting.irPasses)
         codegen.llvmPipeline = "";
       llvm::json::Object o =

@@ -98,7 +98,12 @@ void compileProfile(std::ostringstream &md) {
         "repeats; CPU time, which other processes' load changes little. "
         "Codegen is the JIT's whole compile: the LLVM IR passes, and "
         "translation plus machine code; the last two columns do the same "
-        "work without the JIT (as llc would).\n\n"
+        "work without the JIT (as llc would), on the whole module. Each loop "
+        "nest is a kernel compiled once per process (kernel_cache.h): the "
+        "child of a cold process compiles them all, a warmed process and its "
+        "children (a search's) find them compiled and compile only the code "
+        "around them; a variant compiles the nests it changed. The rows "
+        "marked 'whole module' compile without the cache.\n\n"
         "| workload | where | lower | codegen | LLVM IR passes | translation "
         "+ machine code | translation alone | IR passes + object alone |\n"
         "|---|---|---|---|---|---|---|---|\n";
