@@ -191,22 +191,22 @@ std::vector<llvm::Function *> extractNests(llvm::Function &function,
 }
 
 /// Moves `kernel` into a module of its own (calls to other functions become
-/// declarations there); `module` calls it through a declaration. Returns
+/// declarations there); `module` calls it through `*declaration`. Returns
 /// the new module, or null if the kernel names a global variable.
 std::unique_ptr<llvm::Module> moveToOwnModule(llvm::Function *kernel,
-                                              llvm::Module &module) {
+                                              llvm::Module &module,
+                                              llvm::Function **declaration) {
   auto own = std::make_unique<llvm::Module>("gevo_kernel", module.getContext());
   own->setDataLayout(module.getDataLayout());
   own->setTargetTriple(module.getTargetTriple());
-  auto *declaration =
+  *declaration =
       llvm::Function::Create(kernel->getFunctionType(),
                              llvm::GlobalValue::ExternalLinkage, "", module);
-  kernel->replaceAllUsesWith(declaration);
+  kernel->replaceAllUsesWith(*declaration);
   kernel->removeFromParent();
   own->getFunctionList().push_back(kernel);
   kernel->setLinkage(llvm::GlobalValue::ExternalLinkage);
   kernel->setName("gevo_kernel");
-  declaration->setName(kernel->getName() + "_call"); // named for real below
   for (llvm::BasicBlock &block : *kernel)
     for (llvm::Instruction &instruction : block)
       for (llvm::Use &use : instruction.operands()) {
@@ -282,10 +282,11 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
 
   KernelLinks links;
   for (llvm::Function *kernel : kernels) {
-    std::unique_ptr<llvm::Module> own = moveToOwnModule(kernel, module);
+    llvm::Function *declaration = nullptr;
+    std::unique_ptr<llvm::Module> own =
+        moveToOwnModule(kernel, module, &declaration);
     if (!own)
       return failure("a kernel names a global variable");
-    llvm::Function *declaration = module.getFunction("gevo_kernel_call");
     std::string text;
     llvm::raw_string_ostream printed(text);
     own->print(printed, nullptr);
