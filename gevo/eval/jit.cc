@@ -231,6 +231,7 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
   kernelSettings.guarded = options.guardAllocations;
   kernelSettings.guards = allocationGuardAddresses;
   kernelSettings.runtimeLibrary = kCRunnerUtils.str();
+  kernelSettings.objectDirectory = options.kernelDirectory;
   auto buildModule =
       [&](mlir::Operation *op,
           llvm::LLVMContext &context) -> std::unique_ptr<llvm::Module> {
@@ -294,6 +295,7 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
   entry->llvmOptimizeMs = optimizeMs;
   entry->kernelsCompiled = kernels.compiled;
   entry->kernelsReused = kernels.reused;
+  entry->kernelsLoaded = kernels.loaded;
   entry->kernelFailure = kernelFailure;
   return entry;
 }

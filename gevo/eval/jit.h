@@ -46,6 +46,9 @@ struct CodegenOptions {
   /// (gevo/eval/kernel_cache.h): a variant recompiles only the nests it
   /// changed. Off compiles the module whole.
   bool cacheKernels = true;
+  /// Where the processes of one session share compiled kernels (a forked
+  /// child's kernels otherwise die with it); empty: not shared.
+  std::string kernelDirectory;
 };
 
 class JitEntry {
@@ -69,6 +72,7 @@ public:
   /// Loop nests compiled for this module, and those found already compiled.
   int compiledKernels() const { return kernelsCompiled; }
   int reusedKernels() const { return kernelsReused; }
+  int loadedKernels() const { return kernelsLoaded; }
   /// Why the module was compiled whole although cacheKernels was on; empty
   /// when it was not.
   const std::string &kernelCacheFailure() const { return kernelFailure; }
@@ -81,6 +85,7 @@ private:
   double llvmOptimizeMs = 0;
   int kernelsCompiled = 0;
   int kernelsReused = 0;
+  int kernelsLoaded = 0;
   std::string kernelFailure;
 };
 

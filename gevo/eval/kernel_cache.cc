@@ -3,7 +3,10 @@
 #include "gevo/eval/kernel_cache.h"
 
 #include <memory>
+#include <string>
+#include <unistd.h>
 #include <unordered_map>
+#include <vector>
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -19,6 +22,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -234,10 +238,10 @@ std::string hashText(llvm::StringRef text) {
   return llvm::utohexstr(hash, /*LowerCase=*/true, /*Width=*/16);
 }
 
-llvm::Expected<void *> compileKernel(llvm::Module &own,
-                                     llvm::TargetMachine &machine,
-                                     const std::string &symbol,
-                                     const KernelSettings &settings) {
+/// The kernel's IR passes and machine code, as an object file in memory.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+emitObject(llvm::Module &own, llvm::TargetMachine &machine,
+           const std::string &symbol, const KernelSettings &settings) {
   if (settings.optimize)
     if (llvm::Error error = settings.optimize(own))
       return std::move(error);
@@ -248,20 +252,46 @@ llvm::Expected<void *> compileKernel(llvm::Module &own,
                                   llvm::CodeGenFileType::ObjectFile))
     return failure("the target cannot emit object files");
   passes.run(own);
+  return llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(object.data(), object.size()), symbol);
+}
+
+/// Links `object` into the process's JIT: where `symbol` now is.
+llvm::Expected<void *> loadObject(std::unique_ptr<llvm::MemoryBuffer> object,
+                                  const std::string &symbol,
+                                  const KernelSettings &settings) {
   llvm::Expected<llvm::orc::JITDylib *> library = libraryFor(settings);
   if (!library)
     return library.takeError();
   llvm::orc::LLJIT &jit = *store().jit;
-  if (llvm::Error error = jit.addObjectFile(
-          **library,
-          llvm::MemoryBuffer::getMemBufferCopy(
-              llvm::StringRef(object.data(), object.size()), symbol)))
+  if (llvm::Error error = jit.addObjectFile(**library, std::move(object)))
     return std::move(error);
   llvm::Expected<llvm::orc::ExecutorAddr> address =
       jit.lookup(**library, symbol);
   if (!address)
     return address.takeError();
-  return address->toPtr<void *>();
+  void *pointer = address->toPtr<void *>();
+  store().addresses.emplace(symbol, pointer);
+  return pointer;
+}
+
+/// Leaves `object` in the shared directory for other processes, written
+/// under a name of this process and renamed, so no reader sees half a file.
+void shareObject(const llvm::MemoryBuffer &object, const std::string &path) {
+  std::string partial = path + ".partial." + std::to_string(getpid());
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream out(partial, error);
+    if (error)
+      return;
+    out << object.getBuffer();
+    if (out.has_error()) {
+      out.clear_error();
+      return;
+    }
+  }
+  if (llvm::sys::fs::rename(partial, path))
+    llvm::sys::fs::remove(partial);
 }
 
 } // namespace
@@ -290,7 +320,9 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
     std::string text;
     llvm::raw_string_ostream printed(text);
     own->print(printed, nullptr);
-    printed << settings.codegenKey << (settings.guarded ? "|guarded" : "");
+    printed << settings.codegenKey << "|" << machine.getTargetCPU() << "|"
+            << machine.getTargetFeatureString()
+            << (settings.guarded ? "|guarded" : "");
     std::string symbol = "gevo_kernel_" + hashText(text);
     kernel->setName(symbol);
     if (llvm::Function *twin = module.getFunction(symbol)) {
@@ -306,13 +338,34 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
       links.symbols.emplace_back(symbol, found->second);
       continue;
     }
+    std::string shared = settings.objectDirectory.empty()
+                             ? std::string()
+                             : settings.objectDirectory + "/" + symbol + ".o";
+    if (!shared.empty()) {
+      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> object =
+          llvm::MemoryBuffer::getFile(shared);
+      if (object) {
+        llvm::Expected<void *> address =
+            loadObject(std::move(*object), symbol, settings);
+        if (!address)
+          return address.takeError();
+        links.symbols.emplace_back(symbol, *address);
+        ++links.loaded;
+        continue;
+      }
+    }
     if (llvm::verifyModule(*own))
       return failure("a kernel module does not verify");
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> object =
+        emitObject(*own, machine, symbol, settings);
+    if (!object)
+      return object.takeError();
+    if (!shared.empty())
+      shareObject(**object, shared);
     llvm::Expected<void *> address =
-        compileKernel(*own, machine, symbol, settings);
+        loadObject(std::move(*object), symbol, settings);
     if (!address)
       return address.takeError();
-    store().addresses.emplace(symbol, *address);
     links.symbols.emplace_back(symbol, *address);
     ++links.compiled;
   }

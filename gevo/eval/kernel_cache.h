@@ -6,8 +6,9 @@
 // loops, which is what one tiled linalg op becomes) into a function of its
 // own, named by a hash of its IR, and compiles each such kernel once per
 // process: a kernel this process (or the parent it was forked from) has
-// already compiled is reused as machine code. The module keeps the control
-// skeleton and calls the kernels by name.
+// already compiled is reused as machine code, and one another process of the
+// session left in a shared directory is linked from its object. The module
+// keeps the control skeleton and calls the kernels by name.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_KERNEL_CACHE_H
@@ -39,6 +40,10 @@ struct KernelSettings {
   std::function<std::vector<std::pair<std::string, void *>>()> guards;
   /// A shared library kernels may call into (MLIR's C runner utilities).
   std::string runtimeLibrary;
+  /// A directory processes of one session share kernels through: a kernel
+  /// compiled here is left there as `<symbol>.o`, and one found there is
+  /// linked instead of compiled. Empty: this process's kernels only.
+  std::string objectDirectory;
   /// Loop nests with fewer instructions than this stay in the module.
   int minInstructions = 4;
 };
@@ -47,7 +52,10 @@ struct KernelLinks {
   /// Kernel symbol -> address of its machine code, for the module's JIT.
   std::vector<std::pair<std::string, void *>> symbols;
   int compiled = 0;
+  /// Found compiled in this process.
   int reused = 0;
+  /// Found as objects in the shared directory, and linked.
+  int loaded = 0;
 };
 
 /// Moves the loop nests of `module` (its triple and data layout set for

@@ -1,6 +1,11 @@
 //===- kernel_cache_test.cc - Loop nests compiled once, same answers ------===//
 
 #include "gevo/eval/kernel_cache.h"
+#include "gevo/eval/kernel_directory.h"
+
+#include <filesystem>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/entry_signature.h"
@@ -46,13 +51,16 @@ void load(Subject &s) {
 /// runs it on `s`'s arguments.
 std::vector<HostTensor> compileAndRun(Subject &s, mlir::ModuleOp module,
                                       bool cacheKernels, int *compiled,
-                                      int *reused) {
+                                      int *reused,
+                                      const std::string &directory = "",
+                                      int *loaded = nullptr) {
   mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
   requestCInterface(*copy, s.spec.entry);
   absl::Status lowered = lowerToLLVMDialect(*copy, "");
   EXPECT_TRUE(lowered.ok()) << lowered;
   CodegenOptions options;
   options.cacheKernels = cacheKernels;
+  options.kernelDirectory = directory;
   auto entry = JitEntry::compile(*copy, s.signature, options);
   EXPECT_TRUE(entry.ok()) << entry.status();
   if (!entry.ok())
@@ -60,6 +68,8 @@ std::vector<HostTensor> compileAndRun(Subject &s, mlir::ModuleOp module,
   EXPECT_EQ((*entry)->kernelCacheFailure(), "");
   *compiled = (*entry)->compiledKernels();
   *reused = (*entry)->reusedKernels();
+  if (loaded)
+    *loaded = (*entry)->loadedKernels();
   std::vector<const HostTensor *> pointers;
   for (const HostTensor &t : s.arguments)
     pointers.push_back(&t);
@@ -76,6 +86,20 @@ void expectSame(const std::vector<HostTensor> &got,
     for (int64_t i = 0; i < got[r].numElements(); ++i)
       ASSERT_EQ(got[r].at(i), want[r].at(i)) << "result #" << r << " at " << i;
   }
+}
+
+/// Multiplies the first non-zero float constant of `module` by `factor`.
+void scaleAConstant(mlir::ModuleOp module, double factor) {
+  bool changed = false;
+  module.walk([&](mlir::arith::ConstantOp op) {
+    auto value = llvm::dyn_cast<mlir::FloatAttr>(op.getValue());
+    if (changed || !value || value.getValueAsDouble() == 0)
+      return;
+    op.setValueAttr(mlir::FloatAttr::get(value.getType(),
+                                         factor * value.getValueAsDouble()));
+    changed = true;
+  });
+  ASSERT_TRUE(changed);
 }
 
 TEST(KernelCacheTest, TrainingLoopGivesTheSameLogitsAndCompilesOnce) {
@@ -108,22 +132,67 @@ TEST(KernelCacheTest, AVariantRecompilesOnlyTheNestsItChanged) {
   // Double one float constant (a learning rate or an initial scale): the
   // nests that read it change, the others do not.
   mlir::OwningOpRef<mlir::ModuleOp> variant = s.module->clone();
-  bool changed = false;
-  variant->walk([&](mlir::arith::ConstantOp op) {
-    auto value = llvm::dyn_cast<mlir::FloatAttr>(op.getValue());
-    if (changed || !value || value.getValueAsDouble() == 0)
-      return;
-    op.setValueAttr(
-        mlir::FloatAttr::get(value.getType(), 2 * value.getValueAsDouble()));
-    changed = true;
-  });
-  ASSERT_TRUE(changed);
+  scaleAConstant(*variant, 2);
   std::vector<HostTensor> cached =
       compileAndRun(s, *variant, true, &compiled, &reused);
   EXPECT_GT(reused, kernels / 2);
   EXPECT_LT(compiled, kernels / 2);
   int ignored = 0;
   expectSame(cached, compileAndRun(s, *variant, false, &ignored, &ignored));
+}
+
+TEST(KernelCacheTest, AForkedChildSharesWhatItCompiledThroughTheDirectory) {
+  Subject s;
+  load(s);
+  std::string directory = makeKernelDirectory();
+  ASSERT_FALSE(directory.empty());
+  int compiled = 0, reused = 0, loaded = 0;
+  compileAndRun(s, *s.module, true, &compiled, &reused, directory);
+  mlir::OwningOpRef<mlir::ModuleOp> variant = s.module->clone();
+  // Not a variant an earlier test compiled in this process.
+  scaleAConstant(*variant, 3);
+  // A child compiles the variant's new nests and leaves them behind.
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int c = 0, r = 0;
+    compileAndRun(s, *variant, true, &c, &r, directory);
+    _exit(c > 0 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  // The parent links them instead of compiling, and gets the same logits.
+  std::vector<HostTensor> shared =
+      compileAndRun(s, *variant, true, &compiled, &reused, directory, &loaded);
+  EXPECT_EQ(compiled, 0);
+  EXPECT_GT(loaded, 0);
+  int ignored = 0;
+  expectSame(shared, compileAndRun(s, *variant, false, &ignored, &ignored));
+  std::error_code error;
+  std::filesystem::remove_all(directory, error);
+}
+
+TEST(KernelDirectoryTest, RemovesTheDirectoriesOfProcessesThatAreGone) {
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0)
+    _exit(0);
+  ASSERT_EQ(waitpid(child, nullptr, 0), child);
+  std::filesystem::path base = std::filesystem::temp_directory_path();
+  std::filesystem::path gone =
+      base / ("gevo-kernels-" + std::to_string(child) + "-left");
+  std::filesystem::path alive =
+      base / ("gevo-kernels-" + std::to_string(getpid()) + "-mine");
+  std::filesystem::create_directories(gone);
+  std::filesystem::create_directories(alive);
+  std::string made = makeKernelDirectory();
+  EXPECT_FALSE(made.empty());
+  EXPECT_FALSE(std::filesystem::exists(gone));
+  EXPECT_TRUE(std::filesystem::exists(alive));
+  EXPECT_TRUE(std::filesystem::is_directory(made));
+  std::filesystem::remove_all(alive);
+  std::filesystem::remove_all(made);
 }
 
 } // namespace

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <unistd.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +17,8 @@
 #include "gevo/eval/guarded_memory.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/jit.h"
+#include "gevo/eval/kernel_cache.h"
+#include "gevo/eval/kernel_directory.h"
 #include "gevo/eval/lowering.h"
 #include "gevo/eval/run_schedule.h"
 #include "gevo/eval/static_cost.h"
@@ -45,9 +49,19 @@ Measurement failed(Outcome outcome, std::string detail) {
 struct EvaluationSession::Prepared {
   std::unique_ptr<Lowering> lowering;
   EntrySignature signature;
+  /// The kernel directory this session made (its children share compiled
+  /// loop nests through it), and the process that removes it.
+  std::string kernelDirectory;
+  pid_t owner = 0;
 };
 
-EvaluationSession::~EvaluationSession() = default;
+EvaluationSession::~EvaluationSession() {
+  if (prepared && !prepared->kernelDirectory.empty() &&
+      prepared->owner == getpid()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(prepared->kernelDirectory, ignored);
+  }
+}
 
 absl::StatusOr<std::unique_ptr<EvaluationSession>>
 EvaluationSession::create(const WorkloadSpec &spec,
@@ -86,8 +100,16 @@ EvaluationSession::create(const WorkloadSpec &spec,
   GEVO_RETURN_IF_ERROR(checkSignature(spec, session->prepared->signature,
                                       session->validationArguments,
                                       session->data));
-  if (options.target == "cpu")
+  if (options.target == "cpu") {
+    if (options.codegen.cacheKernels &&
+        options.codegen.kernelDirectory.empty()) {
+      session->prepared->kernelDirectory = makeKernelDirectory();
+      session->prepared->owner = getpid();
+      session->options.codegen.kernelDirectory =
+          session->prepared->kernelDirectory;
+    }
     session->warmUp();
+  }
   return session;
 }
 
