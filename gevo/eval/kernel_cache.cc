@@ -341,33 +341,28 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
     std::string shared = settings.objectDirectory.empty()
                              ? std::string()
                              : settings.objectDirectory + "/" + symbol + ".o";
-    if (!shared.empty()) {
-      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> object =
-          llvm::MemoryBuffer::getFile(shared);
-      if (object) {
-        llvm::Expected<void *> address =
-            loadObject(std::move(*object), symbol, settings);
-        if (!address)
-          return address.takeError();
-        links.symbols.emplace_back(symbol, *address);
-        ++links.loaded;
-        continue;
-      }
-    }
-    if (llvm::verifyModule(*own))
-      return failure("a kernel module does not verify");
-    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> object =
-        emitObject(*own, machine, symbol, settings);
-    if (!object)
-      return object.takeError();
+    std::unique_ptr<llvm::MemoryBuffer> object;
     if (!shared.empty())
-      shareObject(**object, shared);
+      if (auto left = llvm::MemoryBuffer::getFile(shared))
+        object = std::move(*left);
+    bool fromDirectory = object != nullptr;
+    if (!fromDirectory) {
+      if (llvm::verifyModule(*own))
+        return failure("a kernel module does not verify");
+      llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> emitted =
+          emitObject(*own, machine, symbol, settings);
+      if (!emitted)
+        return emitted.takeError();
+      object = std::move(*emitted);
+      if (!shared.empty())
+        shareObject(*object, shared);
+    }
     llvm::Expected<void *> address =
-        loadObject(std::move(*object), symbol, settings);
+        loadObject(std::move(object), symbol, settings);
     if (!address)
       return address.takeError();
     links.symbols.emplace_back(symbol, *address);
-    ++links.compiled;
+    ++(fromDirectory ? links.loaded : links.compiled);
   }
   if (llvm::verifyModule(module))
     return failure("the module does not verify after moving out its kernels");
