@@ -2,8 +2,10 @@
 
 #include "gevo/eval/kernel_cache.h"
 
+#include <fcntl.h>
 #include <memory>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -275,9 +277,27 @@ llvm::Expected<void *> loadObject(std::unique_ptr<llvm::MemoryBuffer> object,
   return pointer;
 }
 
+/// Whether the shared directory may take one more object: each writer
+/// appends a byte to its `count` file (O_APPEND: atomic between processes),
+/// so a long search cannot fill the disk with kernels.
+bool claimSharedSlot(const KernelSettings &settings) {
+  std::string count = settings.objectDirectory + "/count";
+  int fd = open(count.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+  if (fd < 0)
+    return false;
+  struct stat status {};
+  bool claimed = write(fd, "+", 1) == 1 && fstat(fd, &status) == 0 &&
+                 status.st_size <= settings.maxSharedObjects;
+  close(fd);
+  return claimed;
+}
+
 /// Leaves `object` in the shared directory for other processes, written
 /// under a name of this process and renamed, so no reader sees half a file.
-void shareObject(const llvm::MemoryBuffer &object, const std::string &path) {
+void shareObject(const llvm::MemoryBuffer &object, const std::string &path,
+                 const KernelSettings &settings) {
+  if (!claimSharedSlot(settings))
+    return;
   std::string partial = path + ".partial." + std::to_string(getpid());
   {
     std::error_code error;
@@ -355,7 +375,7 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
         return emitted.takeError();
       object = std::move(*emitted);
       if (!shared.empty())
-        shareObject(*object, shared);
+        shareObject(*object, shared, settings);
     }
     llvm::Expected<void *> address =
         loadObject(std::move(object), symbol, settings);

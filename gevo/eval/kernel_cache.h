@@ -44,6 +44,9 @@ struct KernelSettings {
   /// compiled here is left there as `<symbol>.o`, and one found there is
   /// linked instead of compiled. Empty: this process's kernels only.
   std::string objectDirectory;
+  /// Objects the directory takes at most (about 6 KiB each); later kernels
+  /// stay with the process that compiled them.
+  int64_t maxSharedObjects = 20000;
   /// Loop nests with fewer instructions than this stay in the module.
   int minInstructions = 4;
 };

@@ -169,6 +169,14 @@ TEST(KernelCacheTest, AForkedChildSharesWhatItCompiledThroughTheDirectory) {
   EXPECT_GT(loaded, 0);
   int ignored = 0;
   expectSame(shared, compileAndRun(s, *variant, false, &ignored, &ignored));
+  // Every object left there was counted against the directory's cap.
+  int64_t objects = 0;
+  for (const auto &entry : std::filesystem::directory_iterator(directory))
+    objects += entry.path().extension() == ".o";
+  EXPECT_GT(objects, 0);
+  EXPECT_EQ(
+      static_cast<int64_t>(std::filesystem::file_size(directory + "/count")),
+      objects);
   std::error_code error;
   std::filesystem::remove_all(directory, error);
 }
