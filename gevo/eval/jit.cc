@@ -162,12 +162,19 @@ std::vector<std::pair<std::string, void *>> allocationGuardAddresses() {
           {"aligned_alloc", reinterpret_cast<void *>(&guardedAlignedAlloc)}};
 }
 
-llvm::orc::SymbolMap allocationGuards(llvm::orc::MangleAndInterner interner) {
+/// `addresses` as exported absolute symbols for a JIT.
+llvm::orc::SymbolMap
+toSymbolMap(llvm::orc::MangleAndInterner &interner,
+            const std::vector<std::pair<std::string, void *>> &addresses) {
   llvm::orc::SymbolMap symbols;
-  for (const auto &[name, address] : allocationGuardAddresses())
+  for (const auto &[name, address] : addresses)
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                llvm::JITSymbolFlags::Exported};
   return symbols;
+}
+
+llvm::orc::SymbolMap allocationGuards(llvm::orc::MangleAndInterner interner) {
+  return toSymbolMap(interner, allocationGuardAddresses());
 }
 
 } // namespace
@@ -275,11 +282,7 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
     (*engine)->registerSymbols(allocationGuards);
   if (!kernels.symbols.empty())
     (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
-      for (const auto &[name, address] : kernels.symbols)
-        symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                   llvm::JITSymbolFlags::Exported};
-      return symbols;
+      return toSymbolMap(interner, kernels.symbols);
     });
   std::string wrapper = "_mlir_ciface_" + signature.name;
   llvm::Expected<void (*)(void **)> packed = (*engine)->lookupPacked(wrapper);
