@@ -39,17 +39,20 @@ bool beatsUnmodified(double runtimeMs, double error, double unmodifiedMs,
           ratio <= 1 + band.runtime);
 }
 
-int64_t evaluationsToTarget(const std::string &runDirectory,
-                            double unmodifiedMs, double unmodifiedError,
-                            const NoiseBand &band) {
+std::vector<TargetCandidate>
+targetCandidates(const std::string &runDirectory, double unmodifiedMs,
+                 double unmodifiedError, const NoiseBand &band, size_t limit) {
+  std::vector<TargetCandidate> out;
   CsvTable history = RunDirectory(runDirectory).readHistory();
   size_t outcome = history.column("outcome"), cached = history.column("cached"),
          runtime = history.column("median_run_ms"),
-         error = history.column("error");
-  if (std::max({outcome, cached, runtime, error}) >= history.header.size())
-    return 0; // not a history with run times and errors
+         error = history.column("error"), key = history.column("key");
+  if (std::max({outcome, cached, runtime, error, key}) >= history.header.size())
+    return out; // not a history with run times and errors
   int64_t evaluations = 0;
   for (const std::vector<std::string> &row : history.rows) {
+    if (out.size() >= limit)
+      break;
     if (row.size() < history.header.size())
       continue;
     if (row[cached] == "1")
@@ -60,9 +63,37 @@ int64_t evaluationsToTarget(const std::string &runDirectory,
     if (beatsUnmodified(std::atof(row[runtime].c_str()),
                         std::atof(row[error].c_str()), unmodifiedMs,
                         unmodifiedError, band))
-      return evaluations;
+      out.push_back({evaluations, row[key]});
   }
-  return 0;
+  return out;
+}
+
+int64_t evaluationsToTarget(const std::string &runDirectory,
+                            double unmodifiedMs, double unmodifiedError,
+                            const NoiseBand &band) {
+  std::vector<TargetCandidate> first =
+      targetCandidates(runDirectory, unmodifiedMs, unmodifiedError, band, 1);
+  return first.empty() ? 0 : first[0].evaluation;
+}
+
+ConfirmedTarget firstConfirmed(const std::vector<TargetCandidate> &candidates,
+                               size_t batch, const ConfirmTargets &confirm) {
+  ConfirmedTarget result;
+  batch = std::max<size_t>(batch, 1);
+  for (size_t start = 0; start < candidates.size(); start += batch) {
+    std::vector<TargetCandidate> asked(
+        candidates.begin() + start,
+        candidates.begin() + std::min(candidates.size(), start + batch));
+    std::vector<bool> confirmed = confirm(asked);
+    result.checked += static_cast<int64_t>(asked.size());
+    for (size_t i = 0; i < asked.size(); ++i) {
+      if (i < confirmed.size() && confirmed[i]) {
+        result.evaluation = asked[i].evaluation;
+        return result;
+      }
+    }
+  }
+  return result;
 }
 
 ScreenSummary summarizeScreen(const std::string &runDirectory) {

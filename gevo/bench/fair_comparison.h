@@ -12,6 +12,7 @@
 #define GEVO_BENCH_FAIR_COMPARISON_H
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,12 +56,42 @@ double errorStandardError(double error, int64_t rows);
 bool beatsUnmodified(double runtimeMs, double error, double unmodifiedMs,
                      double unmodifiedError, const NoiseBand &band);
 
-/// The 1-based count of evaluations (history rows not answered from the
-/// cache) up to and including the first that beatsUnmodified; 0 when none
-/// did. Reads the run directory's history.csv.
+/// A variant that, as measured during a search, beatsUnmodified: the
+/// 1-based count of evaluations (history rows not answered from the cache)
+/// up to and including the one that ran it, and its fingerprint.
+struct TargetCandidate {
+  int64_t evaluation = 0;
+  std::string key;
+};
+
+/// The history rows (the run directory's history.csv) that beatsUnmodified,
+/// in the order they ran; at most `limit`.
+std::vector<TargetCandidate>
+targetCandidates(const std::string &runDirectory, double unmodifiedMs,
+                 double unmodifiedError, const NoiseBand &band, size_t limit);
+
+/// targetCandidates()' first evaluation; 0 when none beat it.
 int64_t evaluationsToTarget(const std::string &runDirectory,
                             double unmodifiedMs, double unmodifiedError,
                             const NoiseBand &band);
+
+/// A search-time measurement is one child's: a lucky one can beat the
+/// unmodified program by noise alone. `confirm` re-measures candidates
+/// (their keys) and says which still beat it.
+using ConfirmTargets =
+    std::function<std::vector<bool>(const std::vector<TargetCandidate> &)>;
+
+struct ConfirmedTarget {
+  /// The first confirmed candidate's evaluation; 0: none was.
+  int64_t evaluation = 0;
+  /// Candidates re-measured on the way.
+  int64_t checked = 0;
+};
+
+/// Asks `confirm` about `candidates` in order, `batch` at a time, until one
+/// is confirmed.
+ConfirmedTarget firstConfirmed(const std::vector<TargetCandidate> &candidates,
+                               size_t batch, const ConfirmTargets &confirm);
 
 /// How NSGA-II's pre-screen did over a run (its surrogate.csv): the median
 /// over generations of each objective's rank correlation between predicted

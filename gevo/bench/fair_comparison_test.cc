@@ -61,6 +61,43 @@ TEST(EvaluationsToTargetTest, CountsRunVariantsUpToTheFirstThatBeatsIt) {
          "1,e,ok,2,shrink,4.0,0.05,0.95,4.0,1,1,0,\n";
   EXPECT_EQ(evaluationsToTarget(dir, 10, 0.05, {0.1, 0}), 3);
   EXPECT_EQ(evaluationsToTarget(dir, 10, 0.01, {0.1, 0}), 0); // never reached
+  std::vector<TargetCandidate> all =
+      targetCandidates(dir, 10, 0.05, {0.1, 0}, 10);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].evaluation, 3);
+  EXPECT_EQ(all[0].key, "d");
+  EXPECT_EQ(all[1].evaluation, 4);
+  EXPECT_EQ(all[1].key, "e");
+  EXPECT_EQ(targetCandidates(dir, 10, 0.05, {0.1, 0}, 1).size(), 1u);
+}
+
+TEST(FirstConfirmedTest, AsksInOrderUntilOneHolds) {
+  std::vector<TargetCandidate> candidates = {
+      {3, "d"}, {4, "e"}, {9, "f"}, {12, "g"}, {20, "h"}};
+  std::vector<std::string> asked;
+  // Only "g" (the fourth) still beats the unmodified program re-measured.
+  ConfirmTargets confirm = [&](const std::vector<TargetCandidate> &batch) {
+    std::vector<bool> out;
+    for (const TargetCandidate &c : batch) {
+      asked.push_back(c.key);
+      out.push_back(c.key == "g");
+    }
+    return out;
+  };
+  ConfirmedTarget found = firstConfirmed(candidates, 2, confirm);
+  EXPECT_EQ(found.evaluation, 12);
+  EXPECT_EQ(found.checked, 4); // two batches of two; "h" never re-measured
+  EXPECT_EQ(asked, (std::vector<std::string>{"d", "e", "f", "g"}));
+  asked.clear();
+  ConfirmTargets none = [&](const std::vector<TargetCandidate> &batch) {
+    for (const TargetCandidate &c : batch)
+      asked.push_back(c.key);
+    return std::vector<bool>(batch.size(), false);
+  };
+  found = firstConfirmed(candidates, 3, none);
+  EXPECT_EQ(found.evaluation, 0);
+  EXPECT_EQ(found.checked, 5);
+  EXPECT_EQ(firstConfirmed({}, 3, none).checked, 0);
 }
 
 TEST(SummarizeScreenTest, MediansAndPooledFailureShares) {
