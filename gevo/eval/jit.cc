@@ -195,6 +195,32 @@ absl::Status checkLlvmPipeline(const std::string &pipeline) {
   return absl::OkStatus();
 }
 
+namespace {
+
+/// The kernel cache's settings for `options` (without the IR passes, which
+/// need the module's target machine).
+KernelSettings kernelSettingsFor(const CodegenOptions &options) {
+  KernelSettings settings;
+  settings.codegenKey =
+      absl::StrCat(options.llvmPipeline, "|O", options.optLevel);
+  settings.guarded = options.guardAllocations;
+  settings.guards = allocationGuardAddresses;
+  settings.runtimeLibrary = kCRunnerUtils.str();
+  settings.objectDirectory = options.kernelDirectory;
+  return settings;
+}
+
+} // namespace
+
+bool outlinedKernelCompiled(const std::string &name,
+                            const CodegenOptions &options) {
+  if (!options.cacheKernels)
+    return false;
+  initializeNativeTargetOnce();
+  KernelSettings settings = kernelSettingsFor(options);
+  return kernelAvailable(outlinedKernelSymbol(name, settings), settings);
+}
+
 absl::StatusOr<std::unique_ptr<JitEntry>>
 JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
                   const CodegenOptions &options) {
@@ -224,21 +250,17 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
     return error;
   };
   // Loop nests go to the process's kernel cache; if that fails for any
-  // reason the module is translated again and compiled whole.
+  // reason the module is translated again and compiled whole (kernels the
+  // lowering left out of it are still linked from the cache).
   KernelLinks kernels;
   std::string kernelFailure;
-  KernelSettings kernelSettings;
+  KernelSettings kernelSettings = kernelSettingsFor(options);
   kernelSettings.optimize = [&](llvm::Module &module) {
     return llvmPipeline.empty()
                ? llvm::Error::success()
                : runLlvmPipeline(module, llvmPipeline, machine);
   };
-  kernelSettings.codegenKey =
-      absl::StrCat(llvmPipeline, "|O", options.optLevel);
-  kernelSettings.guarded = options.guardAllocations;
-  kernelSettings.guards = allocationGuardAddresses;
-  kernelSettings.runtimeLibrary = kCRunnerUtils.str();
-  kernelSettings.objectDirectory = options.kernelDirectory;
+  std::vector<std::pair<std::string, void *>> declared;
   auto buildModule =
       [&](mlir::Operation *op,
           llvm::LLVMContext &context) -> std::unique_ptr<llvm::Module> {
@@ -261,7 +283,16 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
       return module;
     }
     kernelFailure = llvm::toString(linked.takeError());
-    return mlir::translateModuleToLLVMIR(op, context);
+    module = mlir::translateModuleToLLVMIR(op, context);
+    if (!module)
+      return module;
+    auto found = declaredKernels(*module, kernelSettings);
+    if (!found) {
+      kernelFailure += "; " + llvm::toString(found.takeError());
+      return nullptr;
+    }
+    declared = std::move(*found);
+    return module;
   };
   mlir::ExecutionEngineOptions engineOptions;
   engineOptions.llvmModuleBuilder = buildModule;
@@ -275,14 +306,19 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
       mlir::ExecutionEngine::create(llvmModule, engineOptions,
                                     std::move(*targetMachine));
   if (!engine)
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot compile the lowered module: ",
-                     llvm::toString(engine.takeError())));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot compile the lowered module: ",
+        llvm::toString(engine.takeError()),
+        kernelFailure.empty() ? "" : " (kernels: " + kernelFailure + ")"));
   if (options.guardAllocations)
     (*engine)->registerSymbols(allocationGuards);
   if (!kernels.symbols.empty())
     (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
       return toSymbolMap(interner, kernels.symbols);
+    });
+  if (!declared.empty())
+    (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+      return toSymbolMap(interner, declared);
     });
   std::string wrapper = "_mlir_ciface_" + signature.name;
   llvm::Expected<void (*)(void **)> packed = (*engine)->lookupPacked(wrapper);

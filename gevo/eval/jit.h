@@ -89,6 +89,12 @@ private:
   std::string kernelFailure;
 };
 
+/// Whether the kernel the lowering outlined as `name` (outline_kernels.h) is
+/// compiled already for `options`, in this process or its session's kernel
+/// directory (then it is linked now): a module may leave its body out.
+bool outlinedKernelCompiled(const std::string &name,
+                            const CodegenOptions &options);
+
 /// The byte guarded allocations are filled with from now on (0 by default).
 void setAllocationFill(unsigned char byte);
 

@@ -2,30 +2,21 @@
 
 #include "gevo/eval/kernel_cache.h"
 
-#include <fcntl.h>
 #include <memory>
 #include <string>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <unordered_map>
 #include <vector>
 
+#include "gevo/eval/outline_kernels.h"
+#include "gevo/support/text_hash.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
-#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
@@ -33,71 +24,8 @@
 namespace gevo {
 namespace {
 
-/// The process's kernels: one JIT that only links objects, one library of
-/// symbols per allocation mode, and each kernel's address by symbol. A
-/// forked child inherits all of it, code pages included.
-struct KernelStore {
-  std::unique_ptr<llvm::orc::LLJIT> jit;
-  llvm::orc::JITDylib *libraries[2] = {nullptr, nullptr};
-  std::unordered_map<std::string, void *> addresses;
-};
-
-KernelStore &store() {
-  static KernelStore *kernels = new KernelStore();
-  return *kernels;
-}
-
 llvm::Error failure(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-/// The library kernels of `settings`' allocation mode link against.
-llvm::Expected<llvm::orc::JITDylib *> libraryFor(const KernelSettings &s) {
-  KernelStore &kernels = store();
-  if (!kernels.jit) {
-    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!builder)
-      return builder.takeError();
-    auto jit = llvm::orc::LLJITBuilder()
-                   .setJITTargetMachineBuilder(std::move(*builder))
-                   .create();
-    if (!jit)
-      return jit.takeError();
-    kernels.jit = std::move(*jit);
-  }
-  llvm::orc::JITDylib *&library = kernels.libraries[s.guarded ? 1 : 0];
-  if (library)
-    return library;
-  llvm::orc::LLJIT &jit = *kernels.jit;
-  auto made =
-      jit.createJITDylib(s.guarded ? "gevo_kernels_guarded" : "gevo_kernels");
-  if (!made)
-    return made.takeError();
-  char prefix = jit.getDataLayout().getGlobalPrefix();
-  if (s.guarded && s.guards) {
-    llvm::orc::SymbolMap symbols;
-    for (const auto &[name, address] : s.guards())
-      symbols[jit.mangleAndIntern(name)] = {
-          llvm::orc::ExecutorAddr::fromPtr(address),
-          llvm::JITSymbolFlags::Exported};
-    if (llvm::Error error =
-            made->define(llvm::orc::absoluteSymbols(std::move(symbols))))
-      return std::move(error);
-  }
-  auto process =
-      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
-  if (!process)
-    return process.takeError();
-  made->addGenerator(std::move(*process));
-  if (!s.runtimeLibrary.empty()) {
-    auto runtime = llvm::orc::DynamicLibrarySearchGenerator::Load(
-        s.runtimeLibrary.c_str(), prefix);
-    if (!runtime)
-      return runtime.takeError();
-    made->addGenerator(std::move(*runtime));
-  }
-  library = &*made;
-  return library;
 }
 
 /// Whether each loop from `loop` down has at most one loop directly inside.
@@ -230,96 +158,77 @@ std::unique_ptr<llvm::Module> moveToOwnModule(llvm::Function *kernel,
   return own;
 }
 
-/// FNV-1a, 64 bits, as 16 hex digits.
-std::string hashText(llvm::StringRef text) {
-  uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return llvm::utohexstr(hash, /*LowerCase=*/true, /*Width=*/16);
-}
-
-/// The kernel's IR passes and machine code, as an object file in memory.
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-emitObject(llvm::Module &own, llvm::TargetMachine &machine,
-           const std::string &symbol, const KernelSettings &settings) {
-  if (settings.optimize)
-    if (llvm::Error error = settings.optimize(own))
-      return std::move(error);
-  llvm::SmallVector<char, 0> object;
-  llvm::raw_svector_ostream stream(object);
-  llvm::legacy::PassManager passes;
-  if (machine.addPassesToEmitFile(passes, stream, nullptr,
-                                  llvm::CodeGenFileType::ObjectFile))
-    return failure("the target cannot emit object files");
-  passes.run(own);
-  return llvm::MemoryBuffer::getMemBufferCopy(
-      llvm::StringRef(object.data(), object.size()), symbol);
-}
-
-/// Links `object` into the process's JIT: where `symbol` now is.
-llvm::Expected<void *> loadObject(std::unique_ptr<llvm::MemoryBuffer> object,
-                                  const std::string &symbol,
-                                  const KernelSettings &settings) {
-  llvm::Expected<llvm::orc::JITDylib *> library = libraryFor(settings);
-  if (!library)
-    return library.takeError();
-  llvm::orc::LLJIT &jit = *store().jit;
-  if (llvm::Error error = jit.addObjectFile(**library, std::move(object)))
-    return std::move(error);
-  llvm::Expected<llvm::orc::ExecutorAddr> address =
-      jit.lookup(**library, symbol);
-  if (!address)
-    return address.takeError();
-  void *pointer = address->toPtr<void *>();
-  store().addresses.emplace(symbol, pointer);
-  return pointer;
-}
-
-/// Whether the shared directory may take one more object: each writer
-/// appends a byte to its `count` file (O_APPEND: atomic between processes),
-/// so a long search cannot fill the disk with kernels.
-bool claimSharedSlot(const KernelSettings &settings) {
-  std::string count = settings.objectDirectory + "/count";
-  int fd = open(count.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-  if (fd < 0)
-    return false;
-  struct stat status {};
-  bool claimed = write(fd, "+", 1) == 1 && fstat(fd, &status) == 0 &&
-                 status.st_size <= settings.maxSharedObjects;
-  close(fd);
-  return claimed;
-}
-
-/// Leaves `object` in the shared directory for other processes, written
-/// under a name of this process and renamed, so no reader sees half a file.
-void shareObject(const llvm::MemoryBuffer &object, const std::string &path,
-                 const KernelSettings &settings) {
-  if (!claimSharedSlot(settings))
-    return;
-  std::string partial = path + ".partial." + std::to_string(getpid());
-  {
-    std::error_code error;
-    llvm::raw_fd_ostream out(partial, error);
-    if (error)
-      return;
-    out << object.getBuffer();
-    if (out.has_error()) {
-      out.clear_error();
-      return;
+/// Compiles or links the kernels the lowering outlined; those it declared
+/// only must be compiled already.
+llvm::Error linkOutlined(llvm::Module &module, llvm::TargetMachine &machine,
+                         const KernelSettings &settings, KernelLinks &links) {
+  std::vector<llvm::Function *> outlined;
+  for (llvm::Function &function : module)
+    if (function.getName().starts_with(kOutlinedKernelPrefix))
+      outlined.push_back(&function);
+  for (llvm::Function *function : outlined) {
+    std::string symbol =
+        outlinedKernelSymbol(function->getName().str(), settings);
+    if (function->isDeclaration() || kernelAddress(symbol) != nullptr) {
+      if (!kernelAvailable(symbol, settings))
+        return failure("kernel " + function->getName() +
+                       " was left out of the module but is not compiled");
+      function->deleteBody();
+      function->setLinkage(llvm::GlobalValue::ExternalLinkage);
+      function->setName(symbol);
+      links.symbols.emplace_back(symbol, kernelAddress(symbol));
+      ++links.reused;
+      continue;
     }
+    llvm::Function *declaration = nullptr;
+    std::unique_ptr<llvm::Module> own =
+        moveToOwnModule(function, module, &declaration);
+    if (!own)
+      return failure("a kernel names a global variable");
+    function->setName(symbol);
+    declaration->setName(symbol);
+    llvm::Expected<void *> address =
+        provideKernel(symbol, *own, machine, settings, links);
+    if (!address)
+      return address.takeError();
+    links.symbols.emplace_back(symbol, *address);
   }
-  if (llvm::sys::fs::rename(partial, path))
-    llvm::sys::fs::remove(partial);
+  return llvm::Error::success();
 }
 
 } // namespace
+
+std::string outlinedKernelSymbol(const std::string &name,
+                                 const KernelSettings &settings) {
+  return name + "_" +
+         hashText(settings.codegenKey + "|" + hostKey() +
+                  (settings.guarded ? "|guarded" : ""));
+}
+
+llvm::Expected<std::vector<std::pair<std::string, void *>>>
+declaredKernels(const llvm::Module &module, const KernelSettings &settings) {
+  std::vector<std::pair<std::string, void *>> out;
+  for (const llvm::Function &function : module) {
+    if (!function.isDeclaration() ||
+        !function.getName().starts_with(kOutlinedKernelPrefix))
+      continue;
+    std::string symbol =
+        outlinedKernelSymbol(function.getName().str(), settings);
+    if (!kernelAvailable(symbol, settings))
+      return failure("kernel " + function.getName() +
+                     " was left out of the module but is not compiled");
+    out.emplace_back(function.getName().str(), kernelAddress(symbol));
+  }
+  return out;
+}
 
 llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
                                         llvm::TargetMachine &machine,
                                         const KernelSettings &settings) {
   llvm::StripDebugInfo(module);
+  KernelLinks links;
+  if (llvm::Error error = linkOutlined(module, machine, settings, links))
+    return std::move(error);
   std::vector<llvm::Function *> kernels;
   std::vector<llvm::Function *> functions;
   for (llvm::Function &function : module)
@@ -330,7 +239,6 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
          extractNests(*function, settings.minInstructions))
       kernels.push_back(kernel);
 
-  KernelLinks links;
   for (llvm::Function *kernel : kernels) {
     llvm::Function *declaration = nullptr;
     std::unique_ptr<llvm::Module> own =
@@ -352,45 +260,15 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
     } else {
       declaration->setName(symbol);
     }
-    auto found = store().addresses.find(symbol);
-    if (found != store().addresses.end()) {
-      ++links.reused;
-      links.symbols.emplace_back(symbol, found->second);
-      continue;
-    }
-    std::string shared = settings.objectDirectory.empty()
-                             ? std::string()
-                             : settings.objectDirectory + "/" + symbol + ".o";
-    std::unique_ptr<llvm::MemoryBuffer> object;
-    if (!shared.empty())
-      if (auto left = llvm::MemoryBuffer::getFile(shared))
-        object = std::move(*left);
-    bool fromDirectory = object != nullptr;
-    if (!fromDirectory) {
-      if (llvm::verifyModule(*own))
-        return failure("a kernel module does not verify");
-      llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> emitted =
-          emitObject(*own, machine, symbol, settings);
-      if (!emitted)
-        return emitted.takeError();
-      object = std::move(*emitted);
-      if (!shared.empty())
-        shareObject(*object, shared, settings);
-    }
     llvm::Expected<void *> address =
-        loadObject(std::move(object), symbol, settings);
+        provideKernel(symbol, *own, machine, settings, links);
     if (!address)
       return address.takeError();
     links.symbols.emplace_back(symbol, *address);
-    ++(fromDirectory ? links.loaded : links.compiled);
   }
   if (llvm::verifyModule(module))
     return failure("the module does not verify after moving out its kernels");
   return links;
-}
-
-int64_t cachedKernelCount() {
-  return static_cast<int64_t>(store().addresses.size());
 }
 
 } // namespace gevo

@@ -8,7 +8,10 @@
 // process: a kernel this process (or the parent it was forked from) has
 // already compiled is reused as machine code, and one another process of the
 // session left in a shared directory is linked from its object. The module
-// keeps the control skeleton and calls the kernels by name.
+// keeps the control skeleton and calls the kernels by name. Functions the
+// lowering outlined (outline_kernels.h) are kernels as they are: compiled
+// whole, or, where the lowering left only their declaration because they
+// were compiled before, linked to that code.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_KERNEL_CACHE_H
@@ -19,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "gevo/eval/kernel_store.h"
 #include "llvm/Support/Error.h"
 
 namespace llvm {
@@ -27,39 +31,6 @@ class TargetMachine;
 } // namespace llvm
 
 namespace gevo {
-
-struct KernelSettings {
-  /// Runs the LLVM IR passes on a kernel's module before its codegen.
-  std::function<llvm::Error(llvm::Module &)> optimize;
-  /// Part of every kernel's key: the codegen settings that change its code
-  /// (IR pipeline, codegen level).
-  std::string codegenKey;
-  /// Kernels call the allocation guards (gevo/eval/jit.h) for malloc, calloc
-  /// and aligned_alloc; `guards` maps those names to addresses.
-  bool guarded = false;
-  std::function<std::vector<std::pair<std::string, void *>>()> guards;
-  /// A shared library kernels may call into (MLIR's C runner utilities).
-  std::string runtimeLibrary;
-  /// A directory processes of one session share kernels through: a kernel
-  /// compiled here is left there as `<symbol>.o`, and one found there is
-  /// linked instead of compiled. Empty: this process's kernels only.
-  std::string objectDirectory;
-  /// Objects the directory takes at most (about 6 KiB each); later kernels
-  /// stay with the process that compiled them.
-  int64_t maxSharedObjects = 20000;
-  /// Loop nests with fewer instructions than this stay in the module.
-  int minInstructions = 4;
-};
-
-struct KernelLinks {
-  /// Kernel symbol -> address of its machine code, for the module's JIT.
-  std::vector<std::pair<std::string, void *>> symbols;
-  int compiled = 0;
-  /// Found compiled in this process.
-  int reused = 0;
-  /// Found as objects in the shared directory, and linked.
-  int loaded = 0;
-};
 
 /// Moves the loop nests of `module` (its triple and data layout set for
 /// `machine`) into kernels, compiles those not seen before with `machine`,
@@ -70,9 +41,16 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
                                         llvm::TargetMachine &machine,
                                         const KernelSettings &settings);
 
-/// Kernels compiled by this process so far (forked children count their
-/// parent's).
-int64_t cachedKernelCount();
+/// The symbol the kernel the lowering outlined as `name` (outline_kernels.h)
+/// is compiled under with `settings` on this host.
+std::string outlinedKernelSymbol(const std::string &name,
+                                 const KernelSettings &settings);
+
+/// Each outlined kernel `module` only declares (the lowering dropped its
+/// body), by the name it has there, with where its code is; an error when
+/// one is not compiled.
+llvm::Expected<std::vector<std::pair<std::string, void *>>>
+declaredKernels(const llvm::Module &module, const KernelSettings &settings);
 
 } // namespace gevo
 

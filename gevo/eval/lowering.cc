@@ -7,11 +7,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/cuda_pipeline.h"
+#include "gevo/eval/outline_kernels.h"
 #include "gevo/eval/vector_schedule.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/message_lines.h"
 #include "gevo/support/status_macros.h"
+#include "gevo/support/text_hash.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassInstrumentation.h"
@@ -31,11 +34,12 @@ const char kPlainCpuPipeline[] =
     "convert-to-llvm, reconcile-unrealized-casts";
 
 const char kVectorCpuPipeline[] =
-    "inline, canonicalize, gevo-vectorize, "
+    "inline, canonicalize, "
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops=1}, "
     "buffer-deallocation-pipeline, convert-bufferization-to-memref, "
+    "gevo-outline-kernels, gevo-vectorize, "
     "gevo-lower-vectors, convert-vector-to-scf, convert-linalg-to-loops, "
     "convert-scf-to-cf, expand-strided-metadata, lower-affine, "
     "convert-vector-to-llvm, convert-to-llvm, reconcile-unrealized-casts";
@@ -64,6 +68,7 @@ std::string stripModuleAnchor(const std::string &pipeline) {
 absl::Status buildPassManager(mlir::PassManager &pm,
                               const std::string &pipeline) {
   registerVectorSchedulePasses();
+  registerOutlineKernelsPass();
   registerCudaPipelinePasses();
   std::string error;
   llvm::raw_string_ostream errorStream(error);
@@ -82,16 +87,23 @@ absl::Status buildPassManager(mlir::PassManager &pm,
       "--pipeline: error: cannot parse '", pipeline, "': ", firstLine));
 }
 
-/// Runs `pm` and checks that only the LLVM dialect is left; with
-/// `verifyAtEnd` (for a pass manager that does not verify after each pass)
-/// also that the result verifies.
-absl::Status runToLLVMDialect(mlir::PassManager &pm, mlir::ModuleOp module,
-                              bool verifyAtEnd = false) {
+/// Runs `pm`; with `verifyAtEnd` (for a pass manager that does not verify
+/// after each pass) also checks that the result verifies.
+absl::Status runPasses(mlir::PassManager &pm, mlir::ModuleOp module,
+                       bool verifyAtEnd) {
   DiagnosticCollector diagnostics(*module.getContext());
   if (mlir::failed(pm.run(module)) ||
       (verifyAtEnd && mlir::failed(mlir::verify(module))))
     return absl::InvalidArgumentError(
         diagnostics.message("lowering failed without a diagnostic"));
+  return absl::OkStatus();
+}
+
+/// Runs `pm` and checks that only the LLVM dialect is left.
+absl::Status runToLLVMDialect(mlir::PassManager &pm, mlir::ModuleOp module,
+                              bool verifyAtEnd = false) {
+  if (absl::Status status = runPasses(pm, module, verifyAtEnd); !status.ok())
+    return status;
   mlir::Operation *leftOver = nullptr;
   module.walk([&](mlir::Operation *op) {
     if (op == module.getOperation() ||
@@ -107,6 +119,25 @@ absl::Status runToLLVMDialect(mlir::PassManager &pm, mlir::ModuleOp module,
         leftOver->getName().getStringRef().str(),
         "' unlowered; the JIT needs a module in the LLVM dialect only"));
   return absl::OkStatus();
+}
+
+/// `passes` cut after gevo-outline-kernels (outline_kernels.h): the passes
+/// up to it and those after it; no cut (second empty) where it is not one
+/// of the top-level passes or is the last.
+std::pair<std::string, std::string>
+cutAfterOutlining(const std::string &passes) {
+  std::string text = stripModuleAnchor(passes);
+  const std::string name = kOutlineKernelsPass;
+  for (size_t at = text.find(name); at != std::string::npos;
+       at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    bool starts = at == 0 || text[at - 1] == ',' || text[at - 1] == ' ';
+    if (!starts || end >= text.size() || text[end] != ',')
+      continue;
+    return {text.substr(0, end),
+            std::string(absl::StripAsciiWhitespace(text.substr(end + 1)))};
+  }
+  return {text, ""};
 }
 
 } // namespace
@@ -128,12 +159,23 @@ Lowering::create(mlir::MLIRContext &context, const PipelineChoice &choice) {
   lowering->pipelineChoice = choice;
   lowering->passManager = std::make_unique<mlir::PassManager>(
       &context, mlir::ModuleOp::getOperationName());
-  GEVO_RETURN_IF_ERROR(buildPassManager(*lowering->passManager, choice.passes));
+  auto [head, tail] = cutAfterOutlining(choice.passes);
+  GEVO_RETURN_IF_ERROR(buildPassManager(*lowering->passManager,
+                                        tail.empty() ? choice.passes : head));
+  if (!tail.empty()) {
+    lowering->tailManager = std::make_unique<mlir::PassManager>(
+        &context, mlir::ModuleOp::getOperationName());
+    GEVO_RETURN_IF_ERROR(buildPassManager(*lowering->tailManager, tail));
+    lowering->kernelSalt = hashText(tail);
+  }
   // Verifying after each of ~25 passes costs ~12% of the vector pipeline's
   // CPU time; it verifies once at the end instead, and a failure there falls
   // back like any other.
-  if (!choice.fallbackPasses.empty())
+  if (!choice.fallbackPasses.empty()) {
     lowering->passManager->enableVerifier(false);
+    if (lowering->tailManager)
+      lowering->tailManager->enableVerifier(false);
+  }
   if (!choice.fallbackPasses.empty()) {
     lowering->fallbackManager = std::make_unique<mlir::PassManager>(
         &context, mlir::ModuleOp::getOperationName());
@@ -148,21 +190,37 @@ Lowering::~Lowering() = default;
 void Lowering::addInstrumentation(
     const std::function<std::unique_ptr<mlir::PassInstrumentation>()> &make) {
   passManager->addInstrumentation(make());
+  if (tailManager)
+    tailManager->addInstrumentation(make());
   if (fallbackManager)
     fallbackManager->addInstrumentation(make());
 }
 
-absl::Status Lowering::run(mlir::ModuleOp module, LoweringNote *note) {
+absl::Status Lowering::runFirstChoice(mlir::ModuleOp module, bool verifyAtEnd,
+                                      const CompiledKernels &compiled) {
+  if (!tailManager)
+    return runToLLVMDialect(*passManager, module, verifyAtEnd);
+  module->setAttr(kKernelSaltAttr,
+                  mlir::StringAttr::get(module.getContext(), kernelSalt));
+  if (absl::Status status = runPasses(*passManager, module, verifyAtEnd);
+      !status.ok())
+    return status;
+  if (compiled)
+    dropCompiledKernels(module, compiled);
+  return runToLLVMDialect(*tailManager, module, verifyAtEnd);
+}
+
+absl::Status Lowering::run(mlir::ModuleOp module, LoweringNote *note,
+                           const CompiledKernels &compiled) {
   LoweringNote local;
   LoweringNote &out = note ? *note : local;
   out = LoweringNote{pipelineChoice.name, ""};
   if (!fallbackManager)
-    return runToLLVMDialect(*passManager, module);
+    return runFirstChoice(module, false, compiled);
   // The passes rewrite the module in place: keep what the fallback starts
   // from.
   mlir::OwningOpRef<mlir::ModuleOp> original = module.clone();
-  absl::Status status =
-      runToLLVMDialect(*passManager, module, /*verifyAtEnd=*/true);
+  absl::Status status = runFirstChoice(module, /*verifyAtEnd=*/true, compiled);
   if (status.ok())
     return status;
   out.fallbackReason = firstLine(status.message());

@@ -35,8 +35,10 @@ namespace gevo {
 /// deallocation inserts when a function returns a loop-carried buffer (as
 /// mutants often do), linalg to loops, everything to LLVM.
 extern const char kPlainCpuPipeline[];
-/// The optimising CPU pipeline: as the plain one, with gevo-vectorize before
-/// bufferisation and gevo-lower-vectors and the vector lowering after it.
+/// The optimising CPU pipeline: as the plain one, with each linalg op moved
+/// into a kernel function of its own after bufferisation
+/// (gevo-outline-kernels), then tiled and vectorised (gevo-vectorize,
+/// gevo-lower-vectors) and the vectors lowered.
 extern const char kVectorCpuPipeline[];
 /// The plain pipeline under its old name, for callers that extend its text.
 inline constexpr const char *kDefaultCpuPipeline = kPlainCpuPipeline;
@@ -84,8 +86,14 @@ public:
   static absl::StatusOr<std::unique_ptr<Lowering>>
   create(mlir::MLIRContext &context, const PipelineChoice &choice);
   ~Lowering();
-  /// As lowerToLLVMDialect.
-  absl::Status run(mlir::ModuleOp module, LoweringNote *note = nullptr);
+  /// Whether an outlined kernel (outline_kernels.h) of this name is
+  /// compiled already.
+  using CompiledKernels = std::function<bool(const std::string &name)>;
+  /// As lowerToLLVMDialect. A pipeline that outlines kernels is run in two
+  /// parts; between them every kernel `compiled` names becomes a
+  /// declaration, so the rest of the passes skip it.
+  absl::Status run(mlir::ModuleOp module, LoweringNote *note = nullptr,
+                   const CompiledKernels &compiled = {});
   const PipelineChoice &choice() const { return pipelineChoice; }
   /// Observes every pass of the first choice and of the fallback (e.g. to
   /// time them); `make` is called once per pass manager.
@@ -94,8 +102,14 @@ public:
 
 private:
   Lowering() = default;
+  absl::Status runFirstChoice(mlir::ModuleOp module, bool verifyAtEnd,
+                              const CompiledKernels &compiled);
   PipelineChoice pipelineChoice;
-  std::unique_ptr<mlir::PassManager> passManager, fallbackManager;
+  /// The first choice up to gevo-outline-kernels and the rest (none: the
+  /// whole pipeline is passManager's); then the fallback.
+  std::unique_ptr<mlir::PassManager> passManager, tailManager, fallbackManager;
+  /// A hash of tailManager's passes, part of every kernel's name.
+  std::string kernelSalt;
 };
 
 } // namespace gevo

@@ -127,7 +127,9 @@ std::vector<TileGroup> planTiles(mlir::ModuleOp module) {
   std::vector<TileGroup> groups;
   mlir::Builder builder(module.getContext());
   module.walk([&](mlir::linalg::LinalgOp op) {
-    if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
+    bool onTensors = op.hasPureTensorSemantics() && op->getNumResults() == 1;
+    bool onBuffers = op.hasPureBufferSemantics() && op.getNumDpsInits() == 1;
+    if (!onTensors && !onBuffers)
       return;
     llvm::SmallVector<int64_t> extents = op.getStaticLoopRanges();
     bool matmul = llvm::isa<mlir::linalg::MatmulOp>(op.getOperation());
@@ -149,7 +151,8 @@ void clearTileTags(mlir::ModuleOp module) {
   module.walk([](mlir::Operation *op) { op->removeAttr(kTileGroupAttr); });
 }
 
-std::string tensorStageText(const std::vector<TileGroup> &groups) {
+std::string tensorStageText(const std::vector<TileGroup> &groups,
+                            bool canonicalize) {
   std::string out = "  transform.named_sequence @gevo_tensor_stage(\n"
                     "      %root: !transform.any_op {transform.readonly}) {\n";
   // Cache tiles, k outermost; then canonicalise so that tiles that cover a
@@ -214,11 +217,12 @@ std::string tensorStageText(const std::vector<TileGroup> &groups) {
       "(!transform.any_op) -> !transform.any_op\n"
       "      transform.apply_patterns to %f {\n"
       "        transform.apply_patterns.vector.lower_masked_transfers\n"
-      "      } : !transform.any_op\n"
-      "      transform.apply_patterns to %f {\n"
-      "        transform.apply_patterns.canonicalization\n"
-      "      } : !transform.any_op\n    }\n"
-      "    transform.yield\n  }\n");
+      "      } : !transform.any_op\n");
+  if (canonicalize)
+    absl::StrAppend(&out, "      transform.apply_patterns to %f {\n"
+                          "        transform.apply_patterns.canonicalization\n"
+                          "      } : !transform.any_op\n");
+  absl::StrAppend(&out, "    }\n    transform.yield\n  }\n");
   return out;
 }
 

@@ -51,8 +51,10 @@ void clearTileTags(mlir::ModuleOp module);
 
 /// The named sequence @gevo_tensor_stage (transform-dialect text, to go in a
 /// module with transform.with_named_sequence) that tiles and vectorises the
-/// groups, then lowers masks and canonicalises.
-std::string tensorStageText(const std::vector<TileGroup> &groups);
+/// groups, then lowers masks and, with `canonicalize`, canonicalises (the
+/// pass does that itself, with patterns it collected once).
+std::string tensorStageText(const std::vector<TileGroup> &groups,
+                            bool canonicalize = true);
 
 } // namespace gevo
 

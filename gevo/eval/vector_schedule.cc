@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "gevo/eval/outline_kernels.h"
 #include "gevo/eval/tile_plan.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -14,9 +15,13 @@
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace gevo {
 namespace {
@@ -127,21 +132,38 @@ public:
 
   explicit ScheduleStagePass(bool tensorStage) : tensorStage(tensorStage) {}
   ScheduleStagePass(const ScheduleStagePass &other)
-      : PassWrapper(other), tensorStage(other.tensorStage), cache(other.cache) {
-  }
+      : PassWrapper(other), tensorStage(other.tensorStage), cache(other.cache),
+        canonical(other.canonical) {}
 
   llvm::StringRef getArgument() const override {
     return tensorStage ? "gevo-vectorize" : "gevo-lower-vectors";
   }
   llvm::StringRef getDescription() const override {
     return tensorStage
-               ? "Tile and vectorise linalg ops on tensors (gevo-ml)"
+               ? "Tile and vectorise linalg ops (gevo-ml)"
                : "Hoist and lower vector ops after bufferisation (gevo-ml)";
   }
   llvm::StringRef getName() const override { return getArgument(); }
 
   void getDependentDialects(mlir::DialectRegistry &registry) const override {
     registry.insert<mlir::transform::TransformDialect>();
+  }
+
+  /// Collects the canonicalisation patterns once per pass manager (the
+  /// parent of a search's children does it for all of them): collecting
+  /// them costs ~10 ms, more than vectorising the one kernel a variant
+  /// changed.
+  mlir::LogicalResult initialize(mlir::MLIRContext *context) override {
+    if (!tensorStage)
+      return mlir::success();
+    mlir::RewritePatternSet patterns(context);
+    for (mlir::Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (mlir::RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+    canonical =
+        std::make_shared<mlir::FrozenRewritePatternSet>(std::move(patterns));
+    return mlir::success();
   }
 
   void runOnOperation() override {
@@ -157,17 +179,29 @@ public:
     std::vector<TileGroup> groups = planTiles(module);
     if (groups.empty())
       return;
+    // The functions holding planned ops: those the schedule rewrites.
+    llvm::SetVector<mlir::Operation *> functions;
+    module.walk([&](mlir::Operation *op) {
+      if (op->hasAttr(kTileGroupAttr))
+        if (auto function = op->getParentOfType<mlir::FunctionOpInterface>())
+          functions.insert(function);
+    });
     mlir::LogicalResult applied = applyStage(
-        module, cache->get(context, library(tensorStageText(groups))),
+        module,
+        cache->get(context, library(tensorStageText(groups, !canonical))),
         "gevo_tensor_stage");
     clearTileTags(module);
     if (mlir::failed(applied))
-      signalPassFailure();
+      return signalPassFailure();
+    if (canonical)
+      for (mlir::Operation *function : functions)
+        (void)mlir::applyPatternsGreedily(function, *canonical);
   }
 
 private:
   bool tensorStage;
   std::shared_ptr<ScheduleCache> cache = std::make_shared<ScheduleCache>();
+  std::shared_ptr<mlir::FrozenRewritePatternSet> canonical;
 };
 
 } // namespace
@@ -178,9 +212,13 @@ std::string standaloneSchedule(mlir::ModuleOp module) {
 
 std::string standalonePipeline(const std::string &passes,
                                const std::string &schedulePath) {
+  // Outlining only lets a process reuse kernels it compiled; the tools
+  // compile each module once.
+  std::string text = absl::StrReplaceAll(
+      passes, {{std::string(kOutlineKernelsPass) + ", ", ""}});
   std::string out = absl::StrCat(
       "transform-preload-library{transform-library-paths=", schedulePath, "}, ",
-      passes);
+      text);
   out = absl::StrReplaceAll(
       out, {{"gevo-vectorize",
              "transform-interpreter{entry-point=gevo_tensor_stage}"},

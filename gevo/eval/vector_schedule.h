@@ -5,11 +5,13 @@
 // linalg.matmul for cache and registers (up to a 6x16 accumulator block
 // stepping k by 4, which AVX2 turns into 12 FMA registers) and every other
 // rank-1/2 linalg op for SIMD width, vectorises them (masked where tiles are
-// partial), and after bufferisation hoists the accumulators out of the k
-// loops and lowers the vector ops to what convert-vector-to-llvm takes.
+// partial), hoists the accumulators out of the k loops and lowers the vector
+// ops to what convert-vector-to-llvm takes.
 //
 // It runs as two passes, so that a pipeline stays plain mlir-opt text:
-//   gevo-vectorize       on tensors, before one-shot-bufferize;
+//   gevo-vectorize       tiles and vectorises (on tensors or, as the default
+//                        pipeline runs it, on buffers after bufferisation and
+//                        gevo-outline-kernels, one kernel function per op);
 //   gevo-lower-vectors   on memrefs, after bufferisation.
 // Each step of the schedule is applied on its own with failures suppressed:
 // an op that cannot be tiled or vectorised (what a mutant may produce) is
@@ -32,7 +34,8 @@ namespace gevo {
 std::string standaloneSchedule(mlir::ModuleOp module);
 
 /// `passes` with gevo-vectorize and gevo-lower-vectors replaced by
-/// transform-interpreter runs of the library at `schedulePath`.
+/// transform-interpreter runs of the library at `schedulePath`, and
+/// gevo-outline-kernels left out.
 std::string standalonePipeline(const std::string &passes,
                                const std::string &schedulePath);
 

@@ -7,6 +7,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
@@ -16,6 +18,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/SourceMgr.h"
 
 namespace gevo {
@@ -132,6 +135,26 @@ loadModule(mlir::MLIRContext &context, const std::string &path) {
     return absl::NotFoundError(absl::StrCat(
         path, ": cannot open MLIR file: ", buffer.getError().message()));
   return parseModule(context, (*buffer)->getBuffer().str(), path);
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> copyIntoContext(mlir::ModuleOp module,
+                                                  mlir::MLIRContext &context) {
+  std::string bytes;
+  llvm::raw_string_ostream stream(bytes);
+  if (mlir::failed(mlir::writeBytecodeToFile(module, stream)))
+    return nullptr;
+  stream.flush();
+  mlir::Block block;
+  mlir::ParserConfig config(&context);
+  if (mlir::failed(mlir::readBytecodeFile(
+          llvm::MemoryBufferRef(bytes, "variant"), &block, config)) ||
+      !llvm::hasSingleElement(block))
+    return nullptr;
+  auto copy = llvm::dyn_cast<mlir::ModuleOp>(block.front());
+  if (!copy)
+    return nullptr;
+  copy->remove();
+  return copy;
 }
 
 } // namespace gevo

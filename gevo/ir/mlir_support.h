@@ -38,6 +38,11 @@ parseModule(mlir::MLIRContext &context, const std::string &text,
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
 loadModule(mlir::MLIRContext &context, const std::string &path);
 
+/// `module` (of another context) copied into `context` through its
+/// bytecode; null when either step fails.
+mlir::OwningOpRef<mlir::ModuleOp> copyIntoContext(mlir::ModuleOp module,
+                                                  mlir::MLIRContext &context);
+
 /// "file:line:col" for a location that has one (looking through fused, named
 /// and call-site locations), otherwise the printed location.
 std::string formatLocation(mlir::Location location);
