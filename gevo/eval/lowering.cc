@@ -34,7 +34,7 @@ const char kPlainCpuPipeline[] =
     "convert-to-llvm, reconcile-unrealized-casts";
 
 const char kVectorCpuPipeline[] =
-    "inline, canonicalize, "
+    "inline{default-pipeline=}, canonicalize, "
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops=1}, "

@@ -170,6 +170,16 @@ public:
     mlir::ModuleOp module = getOperation();
     mlir::MLIRContext *context = module.getContext();
     if (!tensorStage) {
+      // A variant whose kernels were all compiled before has no vectors
+      // left to lower; the schedule would still walk it.
+      bool anyVector = false;
+      module.walk([&](mlir::Operation *op) {
+        anyVector = op->getName().getDialectNamespace() == "vector";
+        return anyVector ? mlir::WalkResult::interrupt()
+                         : mlir::WalkResult::advance();
+      });
+      if (!anyVector)
+        return;
       if (mlir::failed(applyStage(module,
                                   cache->get(context, library(kVectorStage)),
                                   "gevo_vector_stage")))
