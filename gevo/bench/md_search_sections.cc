@@ -22,7 +22,10 @@ using llvm::json::Object;
 void screenTable(std::ostringstream &md, const Object &o) {
   const llvm::json::Array *runs = o.getArray("runs");
   const llvm::json::Array *names = nullptr;
-  for (const llvm::json::Value &r : runs ? *runs : llvm::json::Array()) {
+  if (!runs)
+    return;
+  // (Over the array itself: a copy would leave `names` dangling.)
+  for (const llvm::json::Value &r : *runs) {
     const Object *row = r.getAsObject();
     if (row && num(row, "screen_generations") > 0)
       names = row->getArray("screen_objectives");
@@ -78,7 +81,8 @@ void searchVsRandom(std::ostringstream &md) {
   }
   md << absl::StrFormat(
       "Population %d, %d generations (%d individuals per run for both), "
-      "objectives %s, seeds 1..%d. After both searches of a seed, both final "
+      "objectives %s, seeds %d..%d, NSGA-II's pre-screen %s. After both "
+      "searches of a seed, both final "
       "fronts are re-measured in one batch, each variant interleaved with the "
       "unmodified program in %d separate children of %d pairs (run time as "
       "the median of the children's ratios). Hypervolume counts only the "
@@ -99,9 +103,13 @@ void searchVsRandom(std::ostringstream &md) {
       "validation rows (a variant one row better is not a better model).\n\n",
       int(num(o, "population")), int(num(o, "generations")),
       int(num(o, "population") * (num(o, "generations") + 1)),
-      str(o, "objectives"), int(num(o, "seeds")), int(num(o, "children")),
-      int(num(o, "pairs")), num(o, "ref_ratio"), num(o, "ref_error"),
-      100 * num(o, "band"), 100 * num(o, "band"),
+      str(o, "objectives"), int(o->getNumber("first_seed").value_or(1)),
+      int(o->getNumber("first_seed").value_or(1) + num(o, "seeds") - 1),
+      num(o, "screen") > 1 ? absl::StrFormat("%d candidates per child slot",
+                                             int(num(o, "screen")))
+                           : std::string("off"),
+      int(num(o, "children")), int(num(o, "pairs")), num(o, "ref_ratio"),
+      num(o, "ref_error"), 100 * num(o, "band"), 100 * num(o, "band"),
       o->getNumber("unmodified_children")
           ? absl::StrFormat("%d", int(num(o, "unmodified_children")))
           : std::string("several"));

@@ -56,7 +56,11 @@ cl::opt<int> population("population", cl::desc("Population (default 16)"),
 cl::opt<int> generations("generations",
                          cl::desc("Generations per run (default 24)"),
                          cl::init(24), cl::cat(category));
-cl::opt<int> seeds("seeds", cl::desc("Seeds 1..N (default 5)"), cl::init(5),
+cl::opt<int> firstSeed("first-seed",
+                       cl::desc("The first seed (default 1): seeds run from "
+                                "it, --seeds of them"),
+                       cl::init(1), cl::cat(category));
+cl::opt<int> seeds("seeds", cl::desc("How many seeds (default 5)"), cl::init(5),
                    cl::cat(category));
 cl::opt<int> screen("screen",
                     cl::desc("NSGA-II's candidates per child slot for its "
@@ -196,6 +200,7 @@ absl::Status writeFigures(const llvm::json::Array &rows,
       {"population", population.getValue()},
       {"generations", generations.getValue()},
       {"seeds", seeds.getValue()},
+      {"first_seed", firstSeed.getValue()},
       {"objectives", objectives.getValue()},
       {"ref_ratio", refRatio.getValue()},
       {"ref_error", refError.getValue()},
@@ -245,7 +250,7 @@ int main(int argc, char **argv) {
     gevo::Region region{refRatio, unmodifiedError + refError};
     std::vector<double> ratios;
     int fewer = 0;
-    for (int seed = 1; seed <= seeds; ++seed) {
+    for (int seed = firstSeed; seed < firstSeed + seeds; ++seed) {
       Run runs[2];
       for (int a = 0; a < 2; ++a) {
         gevo::SearchConfig config = configFor(workload, a, seed, rows.size());
