@@ -187,11 +187,9 @@ llvm::Error linkOutlined(llvm::Module &module, llvm::TargetMachine &machine,
       return failure("a kernel names a global variable");
     function->setName(symbol);
     declaration->setName(symbol);
-    llvm::Expected<void *> address =
-        provideKernel(symbol, *own, machine, settings, links);
-    if (!address)
-      return address.takeError();
-    links.symbols.emplace_back(symbol, *address);
+    if (llvm::Error error =
+            provideKernel(symbol, *own, machine, settings, links))
+      return error;
   }
   return llvm::Error::success();
 }
@@ -260,11 +258,9 @@ llvm::Expected<KernelLinks> linkKernels(llvm::Module &module,
     } else {
       declaration->setName(symbol);
     }
-    llvm::Expected<void *> address =
-        provideKernel(symbol, *own, machine, settings, links);
-    if (!address)
-      return address.takeError();
-    links.symbols.emplace_back(symbol, *address);
+    if (llvm::Error error =
+            provideKernel(symbol, *own, machine, settings, links))
+      return std::move(error);
   }
   if (llvm::verifyModule(module))
     return failure("the module does not verify after moving out its kernels");

@@ -11,45 +11,18 @@
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/jit.h"
 #include "gevo/eval/lowering.h"
-#include "gevo/eval/workload.h"
-#include "gevo/ir/frontend.h"
+#include "gevo/eval/training_subject.h"
 #include "gevo/ir/mlir_support.h"
-#include "gevo/support/tool_paths.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
 
 namespace gevo {
 namespace {
 
-/// The training workload with its validation inputs bound.
-struct Subject {
-  WorkloadSpec spec;
-  std::vector<HostTensor> arguments;
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  EntrySignature signature;
-};
-
-void load(Subject &s) {
-  auto spec = loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
-  ASSERT_TRUE(spec.ok()) << spec.status();
-  s.spec = *spec;
-  auto data = loadWorkloadData(s.spec);
-  ASSERT_TRUE(data.ok()) << data.status();
-  s.arguments = bindArguments(s.spec, *data, SplitRole::Validation);
-  auto module = loadLinalgModule(*s.context, s.spec.modulePath);
-  ASSERT_TRUE(module.ok()) << module.status();
-  s.module = std::move(*module);
-  auto signature = readEntrySignature(*s.module, s.spec.entry);
-  ASSERT_TRUE(signature.ok()) << signature.status();
-  s.signature = *signature;
-}
-
 /// Lowers a copy of `module` with the default pipeline, compiles it and
 /// runs it on `s`'s arguments.
-std::vector<HostTensor> compileAndRun(Subject &s, mlir::ModuleOp module,
+std::vector<HostTensor> compileAndRun(TrainingSubject &s, mlir::ModuleOp module,
                                       bool cacheKernels, int *compiled,
                                       int *reused,
                                       const std::string &directory = "",
@@ -78,16 +51,6 @@ std::vector<HostTensor> compileAndRun(Subject &s, mlir::ModuleOp module,
   return results.ok() ? std::move(*results) : std::vector<HostTensor>();
 }
 
-void expectSame(const std::vector<HostTensor> &got,
-                const std::vector<HostTensor> &want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t r = 0; r < got.size(); ++r) {
-    ASSERT_EQ(got[r].shape, want[r].shape);
-    for (int64_t i = 0; i < got[r].numElements(); ++i)
-      ASSERT_EQ(got[r].at(i), want[r].at(i)) << "result #" << r << " at " << i;
-  }
-}
-
 /// Multiplies the first non-zero float constant of `module` by `factor`.
 void scaleAConstant(mlir::ModuleOp module, double factor) {
   bool changed = false;
@@ -103,8 +66,8 @@ void scaleAConstant(mlir::ModuleOp module, double factor) {
 }
 
 TEST(KernelCacheTest, TrainingLoopGivesTheSameLogitsAndCompilesOnce) {
-  Subject s;
-  load(s);
+  TrainingSubject s;
+  loadTrainingSubject(s);
   int compiled = 0, reused = 0;
   std::vector<HostTensor> whole =
       compileAndRun(s, *s.module, false, &compiled, &reused);
@@ -115,17 +78,17 @@ TEST(KernelCacheTest, TrainingLoopGivesTheSameLogitsAndCompilesOnce) {
   // The training loop's tiled ops become a dozen or more nests.
   EXPECT_GE(kernels, 10);
   EXPECT_GT(compiled, 0);
-  expectSame(first, whole);
+  expectSameResults(first, whole);
   std::vector<HostTensor> again =
       compileAndRun(s, *s.module, true, &compiled, &reused);
   EXPECT_EQ(compiled, 0);
   EXPECT_EQ(reused, kernels);
-  expectSame(again, whole);
+  expectSameResults(again, whole);
 }
 
 TEST(KernelCacheTest, AVariantRecompilesOnlyTheNestsItChanged) {
-  Subject s;
-  load(s);
+  TrainingSubject s;
+  loadTrainingSubject(s);
   int compiled = 0, reused = 0;
   compileAndRun(s, *s.module, true, &compiled, &reused);
   int kernels = compiled + reused;
@@ -138,12 +101,13 @@ TEST(KernelCacheTest, AVariantRecompilesOnlyTheNestsItChanged) {
   EXPECT_GT(reused, kernels / 2);
   EXPECT_LT(compiled, kernels / 2);
   int ignored = 0;
-  expectSame(cached, compileAndRun(s, *variant, false, &ignored, &ignored));
+  expectSameResults(cached,
+                    compileAndRun(s, *variant, false, &ignored, &ignored));
 }
 
 TEST(KernelCacheTest, AForkedChildSharesWhatItCompiledThroughTheDirectory) {
-  Subject s;
-  load(s);
+  TrainingSubject s;
+  loadTrainingSubject(s);
   std::string directory = makeKernelDirectory();
   ASSERT_FALSE(directory.empty());
   int compiled = 0, reused = 0, loaded = 0;
@@ -168,7 +132,8 @@ TEST(KernelCacheTest, AForkedChildSharesWhatItCompiledThroughTheDirectory) {
   EXPECT_EQ(compiled, 0);
   EXPECT_GT(loaded, 0);
   int ignored = 0;
-  expectSame(shared, compileAndRun(s, *variant, false, &ignored, &ignored));
+  expectSameResults(shared,
+                    compileAndRun(s, *variant, false, &ignored, &ignored));
   // Every object left there was counted against the directory's cap.
   int64_t objects = 0;
   for (const auto &entry : std::filesystem::directory_iterator(directory))

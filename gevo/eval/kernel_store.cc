@@ -185,15 +185,14 @@ void shareObject(const llvm::MemoryBuffer &object, const std::string &path,
 
 } // namespace
 
-llvm::Expected<void *> provideKernel(const std::string &symbol,
-                                     llvm::Module &own,
-                                     llvm::TargetMachine &machine,
-                                     const KernelSettings &settings,
-                                     KernelLinks &links) {
+llvm::Error provideKernel(const std::string &symbol, llvm::Module &own,
+                          llvm::TargetMachine &machine,
+                          const KernelSettings &settings, KernelLinks &links) {
   auto found = store().addresses.find(symbol);
   if (found != store().addresses.end()) {
     ++links.reused;
-    return found->second;
+    links.symbols.emplace_back(symbol, found->second);
+    return llvm::Error::success();
   }
   std::string shared = settings.objectDirectory.empty()
                            ? std::string()
@@ -216,9 +215,11 @@ llvm::Expected<void *> provideKernel(const std::string &symbol,
   }
   llvm::Expected<void *> address =
       loadObject(std::move(object), symbol, settings);
-  if (address)
-    ++(fromDirectory ? links.loaded : links.compiled);
-  return address;
+  if (!address)
+    return address.takeError();
+  ++(fromDirectory ? links.loaded : links.compiled);
+  links.symbols.emplace_back(symbol, *address);
+  return llvm::Error::success();
 }
 
 void *kernelAddress(const std::string &symbol) {

@@ -65,15 +65,13 @@ const std::string &hostKey();
 /// Where kernel `symbol` is in this process; null when it is not here.
 void *kernelAddress(const std::string &symbol);
 
-/// Where the code of kernel `symbol` (the only function of `own`, already
-/// named so) is: reused from this process, linked from the shared
+/// Finds or makes the code of kernel `symbol` (the only function of `own`,
+/// already named so): reused from this process, linked from the shared
 /// directory, or compiled now with `machine` (and left there); counted in
-/// `links`.
-llvm::Expected<void *> provideKernel(const std::string &symbol,
-                                     llvm::Module &own,
-                                     llvm::TargetMachine &machine,
-                                     const KernelSettings &settings,
-                                     KernelLinks &links);
+/// `links`, and where it is added to `links.symbols`.
+llvm::Error provideKernel(const std::string &symbol, llvm::Module &own,
+                          llvm::TargetMachine &machine,
+                          const KernelSettings &settings, KernelLinks &links);
 
 /// Whether `symbol` is compiled in this process, or left in the shared
 /// directory (then it is linked now).

@@ -8,15 +8,12 @@
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/jit.h"
 #include "gevo/eval/lowering.h"
-#include "gevo/eval/workload.h"
-#include "gevo/ir/frontend.h"
+#include "gevo/eval/training_subject.h"
 #include "gevo/ir/mlir_support.h"
-#include "gevo/support/tool_paths.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "gtest/gtest.h"
@@ -24,34 +21,10 @@
 namespace gevo {
 namespace {
 
-/// The training workload with its validation inputs bound.
-struct Subject {
-  WorkloadSpec spec;
-  std::vector<HostTensor> arguments;
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  EntrySignature signature;
-};
-
-void load(Subject &s) {
-  auto spec = loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
-  ASSERT_TRUE(spec.ok()) << spec.status();
-  s.spec = *spec;
-  auto data = loadWorkloadData(s.spec);
-  ASSERT_TRUE(data.ok()) << data.status();
-  s.arguments = bindArguments(s.spec, *data, SplitRole::Validation);
-  auto module = loadLinalgModule(*s.context, s.spec.modulePath);
-  ASSERT_TRUE(module.ok()) << module.status();
-  s.module = std::move(*module);
-  auto signature = readEntrySignature(*s.module, s.spec.entry);
-  ASSERT_TRUE(signature.ok()) << signature.status();
-  s.signature = *signature;
-}
-
 /// Lowers a copy of `module` with `lowering` (kernels `options` compiled
 /// before left out), compiles and runs it; how many were left out.
 absl::StatusOr<std::vector<HostTensor>>
-lowerAndRun(Subject &s, Lowering &lowering, mlir::ModuleOp module,
+lowerAndRun(TrainingSubject &s, Lowering &lowering, mlir::ModuleOp module,
             const CodegenOptions &options, int *dropped,
             const Lowering::CompiledKernels &compiled = {}) {
   mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
@@ -74,19 +47,9 @@ lowerAndRun(Subject &s, Lowering &lowering, mlir::ModuleOp module,
   return (*entry)->run(pointersTo(s.arguments));
 }
 
-void expectSame(const std::vector<HostTensor> &got,
-                const std::vector<HostTensor> &want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t r = 0; r < got.size(); ++r) {
-    ASSERT_EQ(got[r].shape, want[r].shape);
-    for (int64_t i = 0; i < got[r].numElements(); ++i)
-      ASSERT_EQ(got[r].at(i), want[r].at(i)) << "result #" << r << " at " << i;
-  }
-}
-
 TEST(OutlineKernelsTest, EveryLinalgOpOfTheTrainingLoopBecomesACall) {
-  Subject s;
-  load(s);
+  TrainingSubject s;
+  loadTrainingSubject(s);
   registerOutlineKernelsPass();
   mlir::PassManager pm(s.context.get(), mlir::ModuleOp::getOperationName());
   ASSERT_TRUE(mlir::succeeded(mlir::parsePassPipeline(
@@ -126,8 +89,8 @@ TEST(OutlineKernelsTest, EveryLinalgOpOfTheTrainingLoopBecomesACall) {
 
 TEST(OutlineKernelsTest,
      CompiledKernelsAreNotLoweredAgainAndGiveTheSameLogits) {
-  Subject s;
-  load(s);
+  TrainingSubject s;
+  loadTrainingSubject(s);
   auto lowering = Lowering::create(*s.context, "");
   ASSERT_TRUE(lowering.ok()) << lowering.status();
   CodegenOptions whole;
@@ -140,13 +103,13 @@ TEST(OutlineKernelsTest,
   CodegenOptions cached;
   auto first = lowerAndRun(s, **lowering, *s.module, cached, &dropped);
   ASSERT_TRUE(first.ok()) << first.status();
-  expectSame(*first, *reference);
+  expectSameResults(*first, *reference);
   int kernels = dropped;
   auto again = lowerAndRun(s, **lowering, *s.module, cached, &dropped);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_GE(dropped, 10); // every kernel, compiled by the first run
   EXPECT_GT(dropped, kernels);
-  expectSame(*again, *reference);
+  expectSameResults(*again, *reference);
 
   // A variant: one float constant (a learning rate or an initial scale)
   // doubled. Kernels take constants as arguments, so all are reused.
@@ -166,12 +129,12 @@ TEST(OutlineKernelsTest,
   auto variantCached = lowerAndRun(s, **lowering, *variant, cached, &dropped);
   ASSERT_TRUE(variantCached.ok()) << variantCached.status();
   EXPECT_GE(dropped, 10);
-  expectSame(*variantCached, *variantWhole);
+  expectSameResults(*variantCached, *variantWhole);
 }
 
 TEST(OutlineKernelsTest, AKernelLeftOutButNeverCompiledIsAnErrorNotACrash) {
-  Subject s;
-  load(s);
+  TrainingSubject s;
+  loadTrainingSubject(s);
   auto lowering = Lowering::create(*s.context, "");
   ASSERT_TRUE(lowering.ok()) << lowering.status();
   // Settings no other test compiles with: no kernel of them exists.
