@@ -130,6 +130,20 @@ void searchVsRandom(std::ostringstream &md) {
         errorBand ? absl::StrFormat("%.4f", *errorBand)
                   : std::string("0 (any drop)"));
   }
+  // The goal, per workload, in words.
+  md << "\n";
+  for (const llvm::json::Value &w : *o->getArray("workloads")) {
+    const Object *row = w.getAsObject();
+    double median = row->getNumber("median_ratio").value_or(0);
+    int fewer = int(num(row, "seeds_fewer_to_target"));
+    int seeds = int(num(o, "seeds"));
+    int needed = (4 * seeds + 4) / 5; // 4 of 5
+    md << absl::StrFormat(
+        "- %s: hypervolume goal %s (median %.3f, goal 1.2); evaluations-to-"
+        "target goal %s (%d of %d seeds, goal %d)\n",
+        str(row, "workload"), median >= 1.2 ? "met" : "missed", median,
+        fewer >= needed ? "met" : "missed", fewer, seeds, needed);
+  }
   md << "\n| workload | seed | hv NSGA-II | hv random | ratio | points in "
         "region (NSGA-II / random) | evaluations to target (NSGA-II / "
         "random) | before re-measuring | re-measured | unmodified vs itself "
