@@ -202,7 +202,8 @@ absl::Status Lowering::runFirstChoice(mlir::ModuleOp module, bool verifyAtEnd,
     return runToLLVMDialect(*passManager, module, verifyAtEnd);
   module->setAttr(kKernelSaltAttr,
                   mlir::StringAttr::get(module.getContext(), kernelSalt));
-  if (absl::Status status = runPasses(*passManager, module, verifyAtEnd);
+  // Verified once, after the rest (verifyAtEnd), not here as well.
+  if (absl::Status status = runPasses(*passManager, module, false);
       !status.ok())
     return status;
   if (compiled)
