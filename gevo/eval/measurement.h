@@ -33,9 +33,9 @@ enum class Outcome {
 };
 
 inline constexpr Outcome kAllOutcomes[] = {
-    Outcome::Ok,        Outcome::InvalidIr,  Outcome::LoweringFailed,
-    Outcome::Crash,     Outcome::Timeout,    Outcome::OutOfMemory,
-    Outcome::NonFinite, Outcome::WrongShape, Outcome::ReadsUninitialized,
+    Outcome::Ok,         Outcome::InvalidIr,  Outcome::LoweringFailed,
+    Outcome::Crash,      Outcome::Timeout,    Outcome::OutOfMemory,
+    Outcome::NonFinite,  Outcome::WrongShape, Outcome::ReadsUninitialized,
     Outcome::OutOfBounds};
 
 /// "ok", "invalid_ir", "lowering_failed", "crash", "timeout",
@@ -67,6 +67,15 @@ struct Measurement {
   bool ok() const { return outcome == Outcome::Ok; }
   double error() const { return 1.0 - validation.accuracy(); }
 };
+
+/// The measurement of a variant that failed before it was scored: `outcome`
+/// and why.
+inline Measurement failedMeasurement(Outcome outcome, std::string detail) {
+  Measurement m;
+  m.outcome = outcome;
+  m.detail = std::move(detail);
+  return m;
+}
 
 /// The objective names a search may use: "runtime" (median run ms), "error"
 /// (1 - validation accuracy), "static_cost", "lowered_ops".

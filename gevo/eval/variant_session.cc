@@ -37,13 +37,6 @@ namespace {
 
 using Clock = SteadyClock;
 
-Measurement failed(Outcome outcome, std::string detail) {
-  Measurement m;
-  m.outcome = outcome;
-  m.detail = std::move(detail);
-  return m;
-}
-
 } // namespace
 
 struct EvaluationSession::Prepared {
@@ -278,102 +271,6 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
   return encodePayload(std::move(header), tensors);
 }
 
-Measurement EvaluationSession::decode(const ChildResult &result) const {
-  std::string stderrLine = lastLine(result.stderrTail);
-  auto withStderr = [&](std::string what) {
-    return stderrLine.empty() ? what : absl::StrCat(what, ": ", stderrLine);
-  };
-  switch (result.ending) {
-  case ChildResult::Ending::Signaled:
-    return failed(Outcome::Crash, withStderr(result.describe()));
-  case ChildResult::Ending::TimedOut:
-    return failed(Outcome::Timeout, result.describe());
-  case ChildResult::Ending::OutOfMemory:
-    return failed(Outcome::OutOfMemory, result.describe());
-  case ChildResult::Ending::ForkFailed:
-    return failed(Outcome::Crash, result.describe());
-  case ChildResult::Ending::Exited:
-    if (result.exitCode == kOutOfBoundsExitCode)
-      return failed(Outcome::OutOfBounds, withStderr("read out of bounds"));
-    if (result.exitCode != 0)
-      return failed(Outcome::Crash, withStderr(result.describe()));
-    break;
-  }
-  size_t newline = result.payload.find('\n');
-  llvm::Expected<llvm::json::Value> value =
-      llvm::json::parse(llvm::StringRef(result.payload).substr(0, newline));
-  if (newline == std::string::npos || !value) {
-    if (!value)
-      llvm::consumeError(value.takeError());
-    return failed(Outcome::Crash, "the child sent back a malformed report");
-  }
-  const llvm::json::Object &header = *value->getAsObject();
-  std::string stage = header.getString("stage").value_or("").str();
-  std::string message = header.getString("message").value_or("").str();
-  if (stage == "lowering" || stage == "codegen")
-    return failed(Outcome::LoweringFailed, message);
-  if (stage == "run")
-    return failed(Outcome::WrongShape, message);
-  if (stage == "uninitialized")
-    return failed(Outcome::ReadsUninitialized, message);
-  if (stage == "baseline")
-    return failed(Outcome::Crash, "the unmodified program failed: " + message);
-  if (stage == "device")
-    return failed(Outcome::Crash, "device fault: " + message);
-  if (stage != "ok")
-    return failed(Outcome::Crash, "the child sent back an unknown stage");
-
-  Measurement m;
-  m.lowerMs = header.getNumber("lower_ms").value_or(0);
-  m.codegenMs = header.getNumber("codegen_ms").value_or(0);
-  m.loweredOps = header.getNumber("lowered_ops").value_or(0);
-  m.loweringFallback = header.getString("lowering_fallback").value_or("").str();
-  if (const llvm::json::Array *runs = header.getArray("run_ms"))
-    for (const llvm::json::Value &run : *runs)
-      m.runMs.push_back(run.getAsNumber().value_or(0));
-  m.medianRunMs = median(m.runMs);
-  if (const llvm::json::Array *runs = header.getArray("baseline_run_ms");
-      runs && !runs->empty()) {
-    std::vector<double> baselineMs, ratios;
-    for (const llvm::json::Value &run : *runs)
-      baselineMs.push_back(run.getAsNumber().value_or(0));
-    for (size_t i = 0; i < baselineMs.size() && i < m.runMs.size(); ++i)
-      if (baselineMs[i] > 0)
-        ratios.push_back(m.runMs[i] / baselineMs[i]);
-    m.baselineMedianRunMs = median(baselineMs);
-    m.runtimeRatio = median(ratios);
-  }
-  // Rebuild the tensors the child sent.
-  absl::StatusOr<std::vector<HostTensor>> decoded =
-      decodePayloadTensors(header, result.payload, newline + 1);
-  if (!decoded.ok())
-    return failed(Outcome::Crash, std::string(decoded.status().message()));
-  std::vector<HostTensor> tensors = std::move(*decoded);
-  if (tensors.empty())
-    return failed(Outcome::Crash, "the child sent back no logits");
-  const Dataset &validation = evalData(data, SplitRole::Validation);
-  absl::StatusOr<ClassificationScore> score =
-      scoreLogits(tensors[0], validation.labels, validation.numClasses);
-  if (!score.ok())
-    return failed(Outcome::WrongShape, std::string(score.status().message()));
-  m.validation = *score;
-  if (tensors.size() > 1) {
-    const Dataset &test = evalData(data, SplitRole::Test);
-    absl::StatusOr<ClassificationScore> testScore =
-        scoreLogits(tensors[1], test.labels, test.numClasses);
-    if (!testScore.ok())
-      return failed(Outcome::WrongShape,
-                    std::string(testScore.status().message()));
-    m.test = *testScore;
-  }
-  if (m.validation.nonFiniteRows > 0 || m.test.nonFiniteRows > 0) {
-    m.outcome = Outcome::NonFinite;
-    m.detail = absl::StrCat(m.validation.nonFiniteRows + m.test.nonFiniteRows,
-                            " rows of logits hold NaN or infinity");
-  }
-  return m;
-}
-
 void EvaluationSession::submit(SandboxPool &pool,
                                mlir::OwningOpRef<mlir::ModuleOp> variant,
                                const RunRequest &request,
@@ -381,18 +278,20 @@ void EvaluationSession::submit(SandboxPool &pool,
   {
     DiagnosticCollector diagnostics(*variant->getContext());
     if (mlir::failed(mlir::verify(*variant)))
-      return done(failed(Outcome::InvalidIr,
-                         firstLine(diagnostics.message("does not verify"))));
+      return done(
+          failedMeasurement(Outcome::InvalidIr,
+                            firstLine(diagnostics.message("does not verify"))));
   }
   absl::StatusOr<EntrySignature> signature =
       readEntrySignature(*variant, workload.entry);
   if (!signature.ok())
-    return done(
-        failed(Outcome::WrongShape, firstLine(signature.status().message())));
+    return done(failedMeasurement(Outcome::WrongShape,
+                                  firstLine(signature.status().message())));
   if (absl::Status status =
           checkSignature(workload, *signature, validationArguments, data);
       !status.ok())
-    return done(failed(Outcome::WrongShape, firstLine(status.message())));
+    return done(
+        failedMeasurement(Outcome::WrongShape, firstLine(status.message())));
   double staticCost = estimateStaticCost(*variant, workload.entry);
   mlir::ModuleOp module = *variant;
   pool.submit([this, module, request] { return runInChild(module, request); },
