@@ -249,9 +249,8 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
     optimizeMs += processCpuMs() - start;
     return error;
   };
-  // Loop nests go to the process's kernel cache; if that fails for any
-  // reason the module is translated again and compiled whole (kernels the
-  // lowering left out of it are still linked from the cache).
+  // Kernels go to the process's cache; on any failure the module is compiled
+  // whole (kernels the lowering left out still linked from the cache).
   KernelLinks kernels;
   std::string kernelFailure;
   KernelSettings kernelSettings = kernelSettingsFor(options);
