@@ -158,6 +158,17 @@ std::unique_ptr<llvm::Module> moveToOwnModule(llvm::Function *kernel,
   return own;
 }
 
+/// Where the code of outlined kernel `function` (named as the lowering named
+/// it) is, compiled before; an error naming it when it is not.
+llvm::Expected<void *> compiledKernel(const llvm::Function &function,
+                                      const KernelSettings &settings) {
+  std::string symbol = outlinedKernelSymbol(function.getName().str(), settings);
+  if (!kernelAvailable(symbol, settings))
+    return failure("kernel " + function.getName() +
+                   " was left out of the module but is not compiled");
+  return kernelAddress(symbol);
+}
+
 /// Compiles or links the kernels the lowering outlined; those it declared
 /// only must be compiled already.
 llvm::Error linkOutlined(llvm::Module &module, llvm::TargetMachine &machine,
@@ -170,13 +181,13 @@ llvm::Error linkOutlined(llvm::Module &module, llvm::TargetMachine &machine,
     std::string symbol =
         outlinedKernelSymbol(function->getName().str(), settings);
     if (function->isDeclaration() || kernelAddress(symbol) != nullptr) {
-      if (!kernelAvailable(symbol, settings))
-        return failure("kernel " + function->getName() +
-                       " was left out of the module but is not compiled");
+      llvm::Expected<void *> address = compiledKernel(*function, settings);
+      if (!address)
+        return address.takeError();
       function->deleteBody();
       function->setLinkage(llvm::GlobalValue::ExternalLinkage);
       function->setName(symbol);
-      links.symbols.emplace_back(symbol, kernelAddress(symbol));
+      links.symbols.emplace_back(symbol, *address);
       ++links.reused;
       continue;
     }
@@ -210,12 +221,10 @@ declaredKernels(const llvm::Module &module, const KernelSettings &settings) {
     if (!function.isDeclaration() ||
         !function.getName().starts_with(kOutlinedKernelPrefix))
       continue;
-    std::string symbol =
-        outlinedKernelSymbol(function.getName().str(), settings);
-    if (!kernelAvailable(symbol, settings))
-      return failure("kernel " + function.getName() +
-                     " was left out of the module but is not compiled");
-    out.emplace_back(function.getName().str(), kernelAddress(symbol));
+    llvm::Expected<void *> address = compiledKernel(function, settings);
+    if (!address)
+      return address.takeError();
+    out.emplace_back(function.getName().str(), *address);
   }
   return out;
 }
