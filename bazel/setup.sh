@@ -22,6 +22,7 @@ packages=(
   openmpi-bin # mpirun, for the MPI backend's tests and benchmark
   clang-22 # //replay/fuzz:fuzz_ci_test builds the fuzzer with --config=fuzz
   libfuzzer-22-dev
+  libclang-rt-22-dev # the fuzz build's AddressSanitizer headers and runtime (clang-22 does not pull it in)
 )
 
 missing=()

@@ -52,6 +52,21 @@ size_t instructionCount(const llvm::Loop *loop) {
   return count;
 }
 
+/// Whether `loop` calls a kernel the lowering outlined: then it is the code
+/// around the kernels (a training loop, say), whose text names every kernel
+/// it calls, so that a variant changing any kernel would recompile it whole
+/// at the kernels' level; it stays in the module, compiled as the code
+/// around the kernels is.
+bool callsOutlinedKernel(const llvm::Loop *loop) {
+  for (const llvm::BasicBlock *block : loop->getBlocks())
+    for (const llvm::Instruction &instruction : *block)
+      if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+        if (const llvm::Function *callee = call->getCalledFunction())
+          if (callee->getName().starts_with(kOutlinedKernelPrefix))
+            return true;
+  return false;
+}
+
 bool mentionsGlobalVariable(const llvm::Constant *constant) {
   if (llvm::isa<llvm::GlobalVariable>(constant))
     return true;
@@ -103,7 +118,8 @@ std::vector<llvm::Function *> extractNests(llvm::Function &function,
     llvm::Loop *chosen = nullptr;
     for (llvm::Loop *nest : nests)
       if (!refused.contains(nest->getHeader()) &&
-          instructionCount(nest) >= static_cast<size_t>(minInstructions)) {
+          instructionCount(nest) >= static_cast<size_t>(minInstructions) &&
+          !callsOutlinedKernel(nest)) {
         chosen = nest;
         break;
       }
