@@ -156,8 +156,9 @@ std::string tensorStageText(const std::vector<TileGroup> &groups,
   std::string out = "  transform.named_sequence @gevo_tensor_stage(\n"
                     "      %root: !transform.any_op {transform.readonly}) {\n";
   // Cache tiles, k outermost; then canonicalise so that tiles that cover a
-  // whole loop become static again.
-  bool anyCacheTile = false;
+  // whole loop become static again. Without `canonicalize` they are a
+  // sequence of their own (kCacheStage), after which the pass canonicalises.
+  std::string cacheTiles;
   for (size_t i = 0; i < groups.size(); ++i) {
     if (!groups[i].matmul)
       continue;
@@ -165,10 +166,17 @@ std::string tensorStageText(const std::vector<TileGroup> &groups,
     if (!appendTiling(body, "t", "l", "ops", groups[i].cacheTile,
                       " interchange = [2, 0, 1]"))
       continue;
-    anyCacheTile = true;
-    absl::StrAppend(&out, openSequence(), body, "    }\n");
+    absl::StrAppend(&cacheTiles, openSequence(), body, "    }\n");
   }
-  if (anyCacheTile)
+  std::string cacheStage;
+  if (!cacheTiles.empty() && !canonicalize)
+    cacheStage = absl::StrCat("  transform.named_sequence @", kCacheStage,
+                              "(\n      %root: !transform.any_op "
+                              "{transform.readonly}) {\n",
+                              cacheTiles, "    transform.yield\n  }\n");
+  else
+    absl::StrAppend(&out, cacheTiles);
+  if (!cacheTiles.empty() && canonicalize)
     absl::StrAppend(&out, openSequence(),
                     "      %f = transform.structured.match "
                     "ops{[\"func.func\"]} in %m : (!transform.any_op) -> "
@@ -223,7 +231,7 @@ std::string tensorStageText(const std::vector<TileGroup> &groups,
                           "        transform.apply_patterns.canonicalization\n"
                           "      } : !transform.any_op\n");
   absl::StrAppend(&out, "    }\n    transform.yield\n  }\n");
-  return out;
+  return cacheStage + out;
 }
 
 } // namespace gevo

@@ -52,7 +52,12 @@ void clearTileTags(mlir::ModuleOp module);
 /// The named sequence @gevo_tensor_stage (transform-dialect text, to go in a
 /// module with transform.with_named_sequence) that tiles and vectorises the
 /// groups, then lowers masks and, with `canonicalize`, canonicalises (the
-/// pass does that itself, with patterns it collected once).
+/// pass does that itself, with patterns it collected once). Without
+/// `canonicalize`, the matmuls' cache tiles, which need a canonicalisation
+/// before their register tiles, come first as a sequence of their own,
+/// kCacheStage: collecting the canonicalisation patterns inside a schedule
+/// costs more than vectorising the kernels a variant changed.
+inline constexpr char kCacheStage[] = "gevo_cache_stage";
 std::string tensorStageText(const std::vector<TileGroup> &groups,
                             bool canonicalize = true);
 

@@ -196,10 +196,17 @@ public:
         if (auto function = op->getParentOfType<mlir::FunctionOpInterface>())
           functions.insert(function);
     });
-    mlir::LogicalResult applied = applyStage(
-        module,
-        cache->get(context, library(tensorStageText(groups, !canonical))),
-        "gevo_tensor_stage");
+    mlir::ModuleOp schedule =
+        cache->get(context, library(tensorStageText(groups, !canonical)));
+    mlir::LogicalResult applied = mlir::success();
+    if (schedule && schedule.lookupSymbol(kCacheStage)) {
+      applied = applyStage(module, schedule, kCacheStage);
+      if (mlir::succeeded(applied))
+        for (mlir::Operation *function : functions)
+          (void)mlir::applyPatternsGreedily(function, *canonical);
+    }
+    if (mlir::succeeded(applied))
+      applied = applyStage(module, schedule, "gevo_tensor_stage");
     clearTileTags(module);
     if (mlir::failed(applied))
       return signalPassFailure();
