@@ -81,7 +81,7 @@ void searchVsRandom(std::ostringstream &md) {
   }
   md << absl::StrFormat(
       "Population %d, %d generations (%d individuals per run for both), "
-      "objectives %s, seeds %d..%d, NSGA-II's pre-screen %s. After both "
+      "objectives %s, seeds %d..%d, NSGA-II's pre-screen %s%s. After both "
       "searches of a seed, both final "
       "fronts are re-measured in one batch, each variant interleaved with the "
       "unmodified program in %d separate children of %d pairs (run time as "
@@ -108,6 +108,12 @@ void searchVsRandom(std::ostringstream &md) {
       num(o, "screen") > 1 ? absl::StrFormat("%d candidates per child slot",
                                              int(num(o, "screen")))
                            : std::string("off"),
+      // Runs from before the flag used the search's default, 0.25.
+      o->getNumber("max_error_increase").value_or(0.25) != 0.25
+          ? absl::StrFormat(", NSGA-II's error bound the unmodified "
+                            "program's + %.2f",
+                            num(o, "max_error_increase"))
+          : std::string(),
       int(num(o, "children")), int(num(o, "pairs")), num(o, "ref_ratio"),
       num(o, "ref_error"), 100 * num(o, "band"), 100 * num(o, "band"),
       o->getNumber("unmodified_children")

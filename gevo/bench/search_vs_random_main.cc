@@ -66,6 +66,12 @@ cl::opt<int> screen("screen",
                     cl::desc("NSGA-II's candidates per child slot for its "
                              "pre-screen (default: the search's, 1: off)"),
                     cl::init(gevo::SearchConfig().screen), cl::cat(category));
+cl::opt<double> maxErrorIncrease(
+    "max-error-increase",
+    cl::desc("NSGA-II ranks variants whose validation error exceeds the "
+             "unmodified program's by more than this behind the others "
+             "(default: the search's)"),
+    cl::init(gevo::SearchConfig().maxErrorIncrease), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<double> refRatio(
@@ -177,6 +183,7 @@ gevo::SearchConfig configFor(const std::string &workload, int algorithm,
   config.seed = seed;
   config.workers = workers;
   config.screen = screen;
+  config.maxErrorIncrease = maxErrorIncrease;
   config.frontRepeats = 1; // the bench re-measures the fronts itself
   config.frontChildren = 1;
   config.frontLimit = 0;
@@ -209,6 +216,7 @@ absl::Status writeFigures(const llvm::json::Array &rows,
       {"children", children.getValue()},
       {"unmodified_children", unmodifiedChildren.getValue()},
       {"screen", screen.getValue()},
+      {"max_error_increase", maxErrorIncrease.getValue()},
       {"workloads", llvm::json::Array(summaries)},
       {"runs", llvm::json::Array(rows)}};
   return gevo::writeFigures(jsonPath, std::move(figures));
