@@ -108,6 +108,13 @@ int64_t appendTiling(std::string &out, const std::string &result,
   return count;
 }
 
+/// The head of named sequence @`name` over the payload root.
+std::string openNamedSequence(absl::string_view name) {
+  return absl::StrCat("  transform.named_sequence @", name,
+                      "(\n      %root: !transform.any_op "
+                      "{transform.readonly}) {\n");
+}
+
 std::string openSequence() {
   return "    transform.sequence %root : !transform.any_op failures(suppress) "
          "{\n    ^bb0(%m: !transform.any_op):\n";
@@ -153,8 +160,7 @@ void clearTileTags(mlir::ModuleOp module) {
 
 std::string tensorStageText(const std::vector<TileGroup> &groups,
                             bool canonicalize) {
-  std::string out = "  transform.named_sequence @gevo_tensor_stage(\n"
-                    "      %root: !transform.any_op {transform.readonly}) {\n";
+  std::string out = openNamedSequence("gevo_tensor_stage");
   // Cache tiles, k outermost; then canonicalise so that tiles that cover a
   // whole loop become static again. Without `canonicalize` they are a
   // sequence of their own (kCacheStage), after which the pass canonicalises.
@@ -170,14 +176,10 @@ std::string tensorStageText(const std::vector<TileGroup> &groups,
   }
   std::string cacheStage;
   if (!cacheTiles.empty() && !canonicalize)
-    cacheStage = absl::StrCat("  transform.named_sequence @", kCacheStage,
-                              "(\n      %root: !transform.any_op "
-                              "{transform.readonly}) {\n",
-                              cacheTiles, "    transform.yield\n  }\n");
-  else
-    absl::StrAppend(&out, cacheTiles);
-  if (!cacheTiles.empty() && canonicalize)
-    absl::StrAppend(&out, openSequence(),
+    cacheStage = absl::StrCat(openNamedSequence(kCacheStage), cacheTiles,
+                              "    transform.yield\n  }\n");
+  else if (!cacheTiles.empty())
+    absl::StrAppend(&out, cacheTiles, openSequence(),
                     "      %f = transform.structured.match "
                     "ops{[\"func.func\"]} in %m : (!transform.any_op) -> "
                     "!transform.any_op\n      transform.apply_patterns to %f "

@@ -196,14 +196,17 @@ public:
         if (auto function = op->getParentOfType<mlir::FunctionOpInterface>())
           functions.insert(function);
     });
+    auto canonicalise = [&] {
+      for (mlir::Operation *function : functions)
+        (void)mlir::applyPatternsGreedily(function, *canonical);
+    };
     mlir::ModuleOp schedule =
         cache->get(context, library(tensorStageText(groups, !canonical)));
     mlir::LogicalResult applied = mlir::success();
     if (schedule && schedule.lookupSymbol(kCacheStage)) {
       applied = applyStage(module, schedule, kCacheStage);
       if (mlir::succeeded(applied))
-        for (mlir::Operation *function : functions)
-          (void)mlir::applyPatternsGreedily(function, *canonical);
+        canonicalise();
     }
     if (mlir::succeeded(applied))
       applied = applyStage(module, schedule, "gevo_tensor_stage");
@@ -211,8 +214,7 @@ public:
     if (mlir::failed(applied))
       return signalPassFailure();
     if (canonical)
-      for (mlir::Operation *function : functions)
-        (void)mlir::applyPatternsGreedily(function, *canonical);
+      canonicalise();
   }
 
 private:
