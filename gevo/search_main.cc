@@ -92,6 +92,13 @@ cl::opt<double> removeRate(
     cl::desc("Chance a mutation removes an edit instead of adding one "
              "(default 0.2)"),
     cl::init(0.2), cl::cat(category));
+cl::opt<double> retuneRate(
+    "retune-rate",
+    cl::desc("Chance a mutation moves a shrink or constant edit already in "
+             "the list to a neighbour (a quarter more or fewer kept, another "
+             "selection rule, a value x1.25 or /1.25) instead of adding one "
+             "(default 0: off)"),
+    cl::init(gevo::SearchConfig().retuneRate), cl::cat(category));
 cl::opt<double> immigrantRate(
     "immigrant-rate",
     cl::desc("Share of each generation's children drawn at random like "
@@ -300,6 +307,7 @@ int main(int argc, char **argv) {
     config.population = population;
     config.crossoverRate = crossoverRate;
     config.mutationRate = mutationRate;
+    config.retuneRate = retuneRate;
     config.removeRate = removeRate;
     config.immigrantRate = immigrantRate;
     config.screen = screen;

@@ -81,7 +81,7 @@ void searchVsRandom(std::ostringstream &md) {
   }
   md << absl::StrFormat(
       "Population %d, %d generations (%d individuals per run for both), "
-      "objectives %s, seeds %d..%d, NSGA-II's pre-screen %s%s. After both "
+      "objectives %s, seeds %d..%d, NSGA-II's pre-screen %s%s%s. After both "
       "searches of a seed, both final "
       "fronts are re-measured in one batch, each variant interleaved with the "
       "unmodified program in %d separate children of %d pairs (run time as "
@@ -114,6 +114,12 @@ void searchVsRandom(std::ostringstream &md) {
                             "program's + %.2f",
                             num(o, "max_error_increase"))
           : std::string(),
+      // Runs from before retuning existed had none.
+      o->getNumber("retune_rate").value_or(0) > 0
+          ? absl::StrFormat(", %.0f%% of its mutations retuning a shrink or "
+                            "constant edit already in the list",
+                            100 * num(o, "retune_rate"))
+          : std::string(", no retuning"),
       int(num(o, "children")), int(num(o, "pairs")), num(o, "ref_ratio"),
       num(o, "ref_error"), 100 * num(o, "band"), 100 * num(o, "band"),
       o->getNumber("unmodified_children")

@@ -72,6 +72,11 @@ cl::opt<double> maxErrorIncrease(
              "unmodified program's by more than this behind the others "
              "(default: the search's)"),
     cl::init(gevo::SearchConfig().maxErrorIncrease), cl::cat(category));
+cl::opt<double> retuneRate(
+    "retune-rate",
+    cl::desc("Share of NSGA-II's mutations that retune a shrink or constant "
+             "edit already in the list (default: the search's)"),
+    cl::init(gevo::SearchConfig().retuneRate), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<double> refRatio(
@@ -184,6 +189,7 @@ gevo::SearchConfig configFor(const std::string &workload, int algorithm,
   config.workers = workers;
   config.screen = screen;
   config.maxErrorIncrease = maxErrorIncrease;
+  config.retuneRate = retuneRate;
   config.frontRepeats = 1; // the bench re-measures the fronts itself
   config.frontChildren = 1;
   config.frontLimit = 0;
@@ -217,6 +223,7 @@ absl::Status writeFigures(const llvm::json::Array &rows,
       {"unmodified_children", unmodifiedChildren.getValue()},
       {"screen", screen.getValue()},
       {"max_error_increase", maxErrorIncrease.getValue()},
+      {"retune_rate", retuneRate.getValue()},
       {"workloads", llvm::json::Array(summaries)},
       {"runs", llvm::json::Array(rows)}};
   return gevo::writeFigures(jsonPath, std::move(figures));

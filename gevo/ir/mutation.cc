@@ -5,12 +5,16 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/mutation_support.h"
 #include "gevo/support/status_macros.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace gevo {
 namespace {
@@ -49,7 +53,53 @@ absl::StatusOr<Edit> propose(mlir::ModuleOp module, EditKind kind,
   return edit;
 }
 
+/// A Constant edit's value moved a little: a float by a factor of 1.25 up or
+/// down, an integer by one.
+absl::Status retuneConstant(const MutationScope &scope, Rng &rng, Edit &edit) {
+  absl::StatusOr<AddressIndex::Resolved> target =
+      scope.index.resolve(edit.target);
+  if (!target.ok())
+    return target.status();
+  auto constant = llvm::dyn_cast<mlir::arith::ConstantOp>(target->op);
+  double value = 0;
+  if (!constant || !absl::SimpleAtod(edit.literal, &value))
+    return noCandidate("constant to retune");
+  bool up = chance(0.5, rng);
+  if (llvm::isa<mlir::FloatType>(
+          mlir::getElementTypeOrSelf(constant.getType()))) {
+    if (value == 0)
+      return noCandidate("non-zero value to retune");
+    edit.literal = absl::StrFormat("%.9g", up ? value * 1.25 : value / 1.25);
+  } else {
+    edit.literal =
+        absl::StrFormat("%d", static_cast<int64_t>(value) + (up ? 1 : -1));
+  }
+  return absl::OkStatus();
+}
+
 } // namespace
+
+bool isTunable(const Edit &edit) {
+  return edit.kind == EditKind::Shrink || edit.kind == EditKind::Constant;
+}
+
+absl::StatusOr<Edit> retuneEdit(mlir::ModuleOp module, const Edit &edit,
+                                const MutationOptions &options, Rng &rng) {
+  if (!isTunable(edit))
+    return absl::InvalidArgumentError(
+        absl::StrCat("a ", toString(edit.kind), " edit has nothing to retune"));
+  AddressIndex index(module);
+  MutationScope scope{module, index, options};
+  Edit moved = edit;
+  if (edit.kind == EditKind::Shrink) {
+    GEVO_RETURN_IF_ERROR(retuneShrink(scope, rng, moved));
+  } else {
+    GEVO_RETURN_IF_ERROR(retuneConstant(scope, rng, moved));
+  }
+  mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
+  GEVO_RETURN_IF_ERROR(applyEdit(*check, moved));
+  return moved;
+}
 
 bool passesFilters(const OpRef &ref, const MutationOptions &options) {
   if (!options.functions.empty() &&

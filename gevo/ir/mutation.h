@@ -60,6 +60,19 @@ absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
                                     const MutationOptions &options,
                                     std::mt19937_64 &rng, int attempts = 50);
 
+/// Whether retuneEdit() can move `edit`: a Shrink, or a Constant edit.
+bool isTunable(const Edit &edit);
+
+/// A neighbour of `edit` on `module`, the variant the edits before it in its
+/// list build: a Shrink keeps a quarter more or fewer of the same dimension
+/// (same rule), or as many by another rule; a Constant edit's value moves by
+/// a small factor (an integer by one). Where the search found a useful
+/// structural edit, its neighbours are likelier to be useful than a fresh
+/// draw. Verified on a clone like every proposal; fails when there is none.
+absl::StatusOr<Edit> retuneEdit(mlir::ModuleOp module, const Edit &edit,
+                                const MutationOptions &options,
+                                std::mt19937_64 &rng);
+
 } // namespace gevo
 
 #endif // GEVO_IR_MUTATION_H

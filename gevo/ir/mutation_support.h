@@ -107,6 +107,9 @@ absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit);
 absl::Status proposeReorder(const MutationScope &scope, Rng &rng, Edit &edit);
 /// Shrink: structured pruning of one dimension (shrink_operator.cc).
 absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit);
+/// Moves `edit`, a Shrink on the scope's module, to a neighbouring selection
+/// of the same dimension (shrink_operator.cc).
+absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit);
 
 } // namespace gevo
 

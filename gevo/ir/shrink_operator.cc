@@ -4,7 +4,9 @@
 // the dimension can narrow through everything that shares it (shrink.h), and
 // keeps a quarter, half or three quarters of its indices: a prefix, a suffix,
 // every 2nd or 4th from an offset, or, where constants carry the dimension,
-// the indices with the largest weight norm.
+// the indices with the largest weight norm. Retuning moves a shrink already
+// in a list to a neighbouring selection (a quarter more or fewer, or another
+// rule).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +45,50 @@ std::vector<int64_t> heaviest(const std::vector<double> &weight,
   return order;
 }
 
+/// The rules a selection follows: a prefix, a suffix, every 2nd or 4th from
+/// an offset, the heaviest indices.
+enum class Rule { Prefix, Suffix, Stride, Heaviest };
+
+/// How many indices a quarter (1..3) of `size` keeps.
+int64_t quarterCount(int64_t size, int quarter) {
+  return (size * quarter + 2) / 4;
+}
+
+/// The selection `rule` makes keeping `quarter` quarters of the dimension
+/// (`offset`: a stride's first index); a rule the web cannot take (a stride
+/// of three quarters, a list where indices cannot be listed or no weight is
+/// known) falls back to a prefix.
+Selection selectionFor(const ShrinkWeb &web, Rule rule, int quarter,
+                       int64_t offset) {
+  int64_t size = web.size, count = quarterCount(size, quarter);
+  bool canList = web.allowsIndexList && !web.weight.empty();
+  if ((rule == Rule::Heaviest && !canList) ||
+      (rule == Rule::Stride && quarter == 3))
+    rule = Rule::Prefix;
+  Selection keep;
+  switch (rule) {
+  case Rule::Prefix:
+    keep.start = 0;
+    keep.stop = count;
+    break;
+  case Rule::Suffix:
+    keep.start = size - count;
+    keep.stop = size;
+    break;
+  case Rule::Stride:
+    keep.step = quarter == 1 ? 4 : 2;
+    keep.start = offset % keep.step;
+    keep.stop = size;
+    if (keep.count() < 1 || keep.count() >= size)
+      keep = Selection{0, count, 1, {}};
+    break;
+  case Rule::Heaviest:
+    keep.indices = heaviest(web.weight, count);
+    break;
+  }
+  return keep;
+}
+
 /// One of the selections the operator offers for a dimension of `size`.
 Selection chooseSelection(const ShrinkWeb &web, Rng &rng) {
   int64_t size = web.size;
@@ -52,9 +98,8 @@ Selection chooseSelection(const ShrinkWeb &web, Rng &rng) {
   for (int attempt = 0; attempt < 4 && (count < 1 || count >= size);
        ++attempt) {
     quarter = quarters[rng() % 3];
-    count = (size * quarter + 2) / 4;
+    count = quarterCount(size, quarter);
   }
-  Selection keep;
   bool canList = web.allowsIndexList && !web.weight.empty();
   bool canStride = quarter != 3;
   int choice = static_cast<int>(rng() % 4);
@@ -62,31 +107,52 @@ Selection chooseSelection(const ShrinkWeb &web, Rng &rng) {
     choice = canStride ? 2 : 0;
   if (choice == 2 && !canStride)
     choice = 0;
-  switch (choice) {
-  case 0: // prefix
-    keep.start = 0;
-    keep.stop = count;
-    break;
-  case 1: // suffix
-    keep.start = size - count;
-    keep.stop = size;
-    break;
-  case 2: { // every 2nd or 4th from an offset
-    keep.step = quarter == 1 ? 4 : 2;
-    keep.start = static_cast<int64_t>(rng() % keep.step);
-    keep.stop = size;
-    if (keep.count() < 1 || keep.count() >= size)
-      keep = Selection{0, count, 1, {}};
-    break;
-  }
-  default:
-    keep.indices = heaviest(web.weight, count);
-    break;
-  }
-  return keep;
+  int64_t offset =
+      choice == 2 ? static_cast<int64_t>(rng() % (quarter == 1 ? 4 : 2)) : 0;
+  return selectionFor(web, static_cast<Rule>(choice), quarter, offset);
 }
 
 } // namespace
+
+absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
+  if (edit.kind != EditKind::Shrink)
+    return absl::InvalidArgumentError("only a shrink can be retuned here");
+  absl::StatusOr<AddressIndex::Resolved> target =
+      scope.index.resolve(edit.target);
+  if (!target.ok())
+    return target.status();
+  mlir::Operation *op = target->op;
+  if (edit.result < 0 || edit.result >= static_cast<int>(op->getNumResults()))
+    return noCandidate("result to shrink");
+  absl::StatusOr<ShrinkWeb> web =
+      analyzeShrink(op->getResult(edit.result), edit.dim);
+  if (!web.ok())
+    return web.status();
+  const Selection &now = edit.keep;
+  Rule rule = !now.indices.empty() ? Rule::Heaviest
+              : now.step > 1       ? Rule::Stride
+              : now.start == 0     ? Rule::Prefix
+                                   : Rule::Suffix;
+  int quarter = static_cast<int>(
+      std::lround(4.0 * static_cast<double>(now.count()) / web->size));
+  quarter = std::clamp(quarter, 1, 3);
+  if (chance(0.5, rng)) {
+    // A quarter more or fewer kept, by the same rule.
+    int step = quarter == 1 ? 1 : quarter == 3 ? -1 : chance(0.5, rng) ? 1 : -1;
+    quarter += step;
+  } else {
+    // As many kept by another rule.
+    Rule other = static_cast<Rule>(rng() % 3);
+    if (other >= rule)
+      other = static_cast<Rule>(static_cast<int>(other) + 1);
+    rule = other;
+  }
+  Selection keep = selectionFor(*web, rule, quarter, now.start);
+  if (keep.count() < 1 || keep.count() >= web->size || keep == now)
+    return noCandidate("other selection for the shrink");
+  edit.keep = keep;
+  return absl::OkStatus();
+}
 
 absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   // Every (op, result, dimension) that could shrink, in random order; the
@@ -102,8 +168,8 @@ absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   for (mlir::Operation *op :
        candidates(scope.index, scope.options, computesTensor))
     for (unsigned r = 0; r < op->getNumResults(); ++r) {
-      auto type = llvm::dyn_cast<mlir::RankedTensorType>(
-          op->getResult(r).getType());
+      auto type =
+          llvm::dyn_cast<mlir::RankedTensorType>(op->getResult(r).getType());
       if (!type || !type.hasStaticShape())
         continue;
       for (int d = 0; d < type.getRank(); ++d)

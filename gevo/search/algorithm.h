@@ -77,6 +77,9 @@ struct AlgorithmSettings {
   double mutationRate = 0.9;
   /// Of mutations, how many remove an edit instead of adding one.
   double removeRate = 0.2;
+  /// Of mutations, how many move a tunable edit (shrink, constant) already
+  /// in the list to a neighbour instead of adding one.
+  double retuneRate = 0;
   /// Of each generation's children, how many are fresh random lists.
   double immigrantRate = 0.25;
   /// Initial lists hold 1..initialEdits edits; random lists 1..maxRandomEdits.

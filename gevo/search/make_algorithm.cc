@@ -13,6 +13,7 @@ AlgorithmSettings algorithmSettings(const SearchConfig &config) {
   settings.crossoverRate = config.crossoverRate;
   settings.mutationRate = config.mutationRate;
   settings.removeRate = config.removeRate;
+  settings.retuneRate = config.retuneRate;
   settings.immigrantRate = config.immigrantRate;
   settings.initialEdits = config.initialEdits;
   settings.maxRandomEdits = config.maxRandomEdits;

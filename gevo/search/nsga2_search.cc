@@ -132,7 +132,8 @@ std::vector<Individual> Nsga2Search::breed(const Individual &a,
     if (repeatsParent || chance(config.mutationRate, rng)) {
       std::vector<Edit> before = child.edits;
       child.edits = context.variation.mutate(
-          before, repeatsParent ? 0.0 : config.removeRate, rng, weights);
+          before, repeatsParent ? 0.0 : config.removeRate, config.retuneRate,
+          rng, weights);
       if (child.edits.size() > before.size())
         child.newestKind = child.edits.back().kind;
     }
@@ -141,7 +142,8 @@ std::vector<Individual> Nsga2Search::breed(const Individual &a,
     for (int tries = 0;
          tries < kNoveltyTries && context.isNew && !context.isNew(child.edits);
          ++tries) {
-      child.edits = context.variation.mutate(*list, 0.0, rng, weights);
+      child.edits =
+          context.variation.mutate(*list, 0.0, config.retuneRate, rng, weights);
       if (child.edits.size() > list->size())
         child.newestKind = child.edits.back().kind;
     }

@@ -44,10 +44,14 @@ absl::Status checkSettings(const SearchConfig &c) {
     return absl::InvalidArgumentError("--opt-level must be 0, 1, 2 or 3");
   if (absl::Status target = checkTarget(c.evaluation.target); !target.ok())
     return target;
-  for (double rate :
-       {c.crossoverRate, c.mutationRate, c.removeRate, c.immigrantRate})
+  for (double rate : {c.crossoverRate, c.mutationRate, c.removeRate,
+                      c.retuneRate, c.immigrantRate})
     if (rate < 0 || rate > 1)
       return absl::InvalidArgumentError("rates must lie in [0, 1]");
+  if (c.removeRate + c.retuneRate > 1)
+    return absl::InvalidArgumentError(
+        "--remove-rate plus --retune-rate must not exceed 1 (they share a "
+        "mutation's chances)");
   return absl::OkStatus();
 }
 
@@ -101,6 +105,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"crossover_rate", c.crossoverRate},
       {"mutation_rate", c.mutationRate},
       {"remove_rate", c.removeRate},
+      {"retune_rate", c.retuneRate},
       {"immigrant_rate", c.immigrantRate},
       {"max_error_increase", c.maxErrorIncrease},
       {"screen", c.screen},
@@ -156,6 +161,7 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   num("crossover_rate", c.crossoverRate);
   num("mutation_rate", c.mutationRate);
   num("remove_rate", c.removeRate);
+  num("retune_rate", c.retuneRate);
   num("immigrant_rate", c.immigrantRate);
   num("max_error_increase", c.maxErrorIncrease);
   integer("screen", c.screen);

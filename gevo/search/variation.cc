@@ -40,14 +40,20 @@ std::vector<Edit> Variation::randomList(int length,
 
 std::vector<Edit>
 Variation::mutate(const std::vector<Edit> &edits, double removeRate,
-                  std::mt19937_64 &rng,
+                  double retuneRate, std::mt19937_64 &rng,
                   const std::vector<double> &kindWeights) const {
   std::vector<Edit> out = edits;
-  if (!out.empty() &&
-      std::uniform_real_distribution<double>(0, 1)(rng) < removeRate) {
+  double draw =
+      out.empty() ? 1.0 : std::uniform_real_distribution<double>(0, 1)(rng);
+  if (draw < removeRate) {
     out.erase(out.begin() +
               std::uniform_int_distribution<size_t>(0, out.size() - 1)(rng));
     return out;
+  }
+  if (draw < removeRate + retuneRate) {
+    std::optional<std::vector<Edit>> moved = retune(out, rng);
+    if (moved)
+      return *moved;
   }
   BuiltVariant built = build(out);
   out = std::move(built.edits);
@@ -55,6 +61,31 @@ Variation::mutate(const std::vector<Edit> &edits, double removeRate,
   // edits that applied: a mutation may leave a list as it is.
   addEdit(*built.module, out, rng, kindWeights).IgnoreError();
   return out;
+}
+
+std::optional<std::vector<Edit>>
+Variation::retune(const std::vector<Edit> &edits, std::mt19937_64 &rng) const {
+  std::vector<size_t> tunable;
+  for (size_t i = 0; i < edits.size(); ++i)
+    if (isTunable(edits[i]))
+      tunable.push_back(i);
+  if (tunable.empty())
+    return std::nullopt;
+  size_t at = tunable[std::uniform_int_distribution<size_t>(0, tunable.size() -
+                                                                   1)(rng)];
+  std::vector<Edit> before(edits.begin(), edits.begin() + at);
+  BuiltVariant prefix = build(before);
+  if (prefix.edits.size() != before.size())
+    return std::nullopt; // the edit's module is not the one it was made on
+  absl::StatusOr<Edit> moved =
+      retuneEdit(*prefix.module, edits[at], options, rng);
+  if (!moved.ok())
+    return std::nullopt;
+  std::vector<Edit> out = edits;
+  out[at] = *moved;
+  // Later edits were made on the old selection or value: those that no
+  // longer apply are dropped, as a build drops them.
+  return build(out).edits;
 }
 
 } // namespace gevo

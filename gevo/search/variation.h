@@ -9,6 +9,7 @@
 #ifndef GEVO_SEARCH_VARIATION_H
 #define GEVO_SEARCH_VARIATION_H
 
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -48,11 +49,19 @@ public:
   std::vector<Edit> randomList(int length, std::mt19937_64 &rng) const;
 
   /// Mutation: with probability `removeRate` (and a non-empty list) drops a
-  /// random edit, otherwise adds one, its operator drawn by `kindWeights`
-  /// (parallel to the options' kinds; empty: uniformly).
+  /// random edit; with probability `retuneRate` moves one of its tunable
+  /// edits (a shrink, a constant) to a neighbour (retune()); otherwise, or
+  /// when there is nothing to retune, adds one, its operator drawn by
+  /// `kindWeights` (parallel to the options' kinds; empty: uniformly).
   std::vector<Edit> mutate(const std::vector<Edit> &edits, double removeRate,
-                           std::mt19937_64 &rng,
+                           double retuneRate, std::mt19937_64 &rng,
                            const std::vector<double> &kindWeights = {}) const;
+
+  /// `edits` with one of its tunable edits, drawn at random, replaced by
+  /// retuneEdit()'s neighbour of it (edits after it that no longer apply are
+  /// dropped); nullopt when the list has none or no neighbour applies.
+  std::optional<std::vector<Edit>> retune(const std::vector<Edit> &edits,
+                                          std::mt19937_64 &rng) const;
 
   const MutationOptions &mutationOptions() const { return options; }
 

@@ -48,7 +48,7 @@ void breed(const std::string &workloadDir, uint64_t seed, int generations) {
       const std::vector<Edit> &b = population[rng() % population.size()];
       auto [first, second] = crossoverLists(a, b, rng);
       for (std::vector<Edit> *child : {&first, &second}) {
-        std::vector<Edit> mutated = variation.mutate(*child, 0.2, rng);
+        std::vector<Edit> mutated = variation.mutate(*child, 0.2, 0.3, rng);
         BuiltVariant variant = variation.build(mutated);
         ++built;
         (void)modelFingerprint(*variant.module);

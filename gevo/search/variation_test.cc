@@ -1,0 +1,89 @@
+//===- variation_test.cc - Mutation's retune step on the prediction model -===//
+//
+// With retuning on, a mutation of a list that holds a shrink moves that
+// shrink to a neighbouring selection of the same dimension instead of adding
+// an edit; a list with nothing to tune gets an edit added as before, and
+// with retuning off a shrink is never moved.
+//
+//===----------------------------------------------------------------------===//
+
+#include <random>
+
+#include "gevo/eval/workload.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/search/variation.h"
+#include "gevo/support/tool_paths.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+class VariationTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    absl::StatusOr<WorkloadSpec> spec =
+        loadWorkloadSpec(findRunfile("testdata/digits_mlp_predict"));
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    auto loaded = loadModule(*context, spec->modulePath);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    baseline = std::move(*loaded);
+  }
+
+  /// An edit of `kind` proposed on the unmodified model.
+  Edit propose(EditKind kind, std::mt19937_64 &rng) {
+    absl::Status last;
+    for (int i = 0; i < 50; ++i) {
+      absl::StatusOr<Edit> edit =
+          proposeEdit(*baseline, kind, MutationOptions(), rng);
+      if (edit.ok())
+        return *edit;
+      last = edit.status();
+    }
+    ADD_FAILURE() << "no " << toString(kind) << " edit: " << last;
+    return {};
+  }
+  Edit aShrink(std::mt19937_64 &rng) { return propose(EditKind::Shrink, rng); }
+
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  mlir::OwningOpRef<mlir::ModuleOp> baseline;
+};
+
+TEST_F(VariationTest, RetuningMovesTheShrinkInsteadOfAddingAnEdit) {
+  Variation variation(*baseline, MutationOptions());
+  std::mt19937_64 rng(3);
+  int moved = 0;
+  for (int i = 0; i < 12; ++i) {
+    std::vector<Edit> list = {aShrink(rng)};
+    std::vector<Edit> child = variation.mutate(list, 0.0, 1.0, rng);
+    ASSERT_EQ(child.size(), 1u);
+    EXPECT_EQ(child[0].kind, EditKind::Shrink);
+    EXPECT_EQ(child[0].target, list[0].target);
+    EXPECT_EQ(child[0].dim, list[0].dim);
+    moved += !(child[0].keep == list[0].keep);
+    // The child builds with its one edit.
+    EXPECT_EQ(variation.build(child).edits.size(), 1u);
+  }
+  // A shrink with no neighbour would be kept as it is; most have one.
+  EXPECT_GE(moved, 10);
+}
+
+TEST_F(VariationTest, WithoutRetuningOrTunableEditsAnEditIsAdded) {
+  Variation variation(*baseline, MutationOptions());
+  std::mt19937_64 rng(4);
+  std::vector<Edit> shrink = {aShrink(rng)};
+  std::vector<Edit> child = variation.mutate(shrink, 0.0, 0.0, rng);
+  ASSERT_EQ(child.size(), 2u);
+  EXPECT_EQ(child[0], shrink[0]);
+  // A swap has nothing to tune: retuning falls back to adding an edit.
+  Edit swap = propose(EditKind::Swap, rng);
+  std::vector<Edit> list = {swap};
+  EXPECT_FALSE(variation.retune(list, rng).has_value());
+  child = variation.mutate(list, 0.0, 1.0, rng);
+  ASSERT_EQ(child.size(), 2u);
+  EXPECT_EQ(child[0], swap);
+}
+
+} // namespace
+} // namespace gevo
