@@ -94,10 +94,9 @@ cl::opt<double> removeRate(
     cl::init(0.2), cl::cat(category));
 cl::opt<double> retuneRate(
     "retune-rate",
-    cl::desc("Chance a mutation moves a shrink or constant edit already in "
-             "the list to a neighbour (a quarter more or fewer kept, another "
-             "selection rule, a value x1.25 or /1.25) instead of adding one "
-             "(default 0: off)"),
+    cl::desc("Chance a mutation moves a shrink or constant edit in the list "
+             "to a neighbour (a quarter more or fewer kept, another rule, "
+             "x1.25 or /1.25) instead of adding one (default 0: off)"),
     cl::init(gevo::SearchConfig().retuneRate), cl::cat(category));
 cl::opt<double> immigrantRate(
     "immigrant-rate",
@@ -110,10 +109,8 @@ cl::opt<int> screen(
              "surrogate fitted on the run's own measurements (failure rates "
              "per edit, nearest measured variant, static cost) picks the one "
              "to compile and run, and surrogate.csv says how well it guessed "
-             "(default 3; 1 turns the pre-screen off). Measured by "
-             "//gevo/bench:search_vs_random, it cuts failed children and "
-             "raises NSGA-II's hypervolume against random search "
-             "(BENCHMARKS.md section 2)"),
+             "(default 3; 1 turns the pre-screen off; BENCHMARKS.md "
+             "section 2 measures it)"),
     cl::init(gevo::SearchConfig().screen), cl::cat(category));
 cl::opt<double> maxErrorIncrease(
     "max-error-increase",

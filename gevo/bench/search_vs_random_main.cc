@@ -72,11 +72,10 @@ cl::opt<double> maxErrorIncrease(
              "unmodified program's by more than this behind the others "
              "(default: the search's)"),
     cl::init(gevo::SearchConfig().maxErrorIncrease), cl::cat(category));
-cl::opt<double> retuneRate(
-    "retune-rate",
-    cl::desc("Share of NSGA-II's mutations that retune a shrink or constant "
-             "edit already in the list (default: the search's)"),
-    cl::init(gevo::SearchConfig().retuneRate), cl::cat(category));
+cl::opt<double>
+    retuneRate("retune-rate",
+               cl::desc("NSGA-II's --retune-rate (default: the search's)"),
+               cl::init(gevo::SearchConfig().retuneRate), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<double> refRatio(
