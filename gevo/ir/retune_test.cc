@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gevo/ir/apply_edit.h"
+#include "gevo/ir/find_op_testing.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
@@ -78,14 +79,10 @@ protected:
 
   /// The op named `name#ordinal` in @main.
   OpRef ref(const std::string &name, int ordinal) {
-    AddressIndex index(*module);
-    for (mlir::Operation *op : index.ops()) {
-      std::optional<OpRef> found = index.refOf(op);
-      if (found && found->opName == name && found->ordinal == ordinal)
-        return *found;
-    }
-    ADD_FAILURE() << "no " << name << "#" << ordinal;
-    return {};
+    auto found = findOp(*module, name, ordinal);
+    if (!found)
+      ADD_FAILURE() << "no " << name << "#" << ordinal;
+    return found ? found->second : OpRef();
   }
 
   Edit hiddenShrink(Selection keep) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gevo/ir/apply_edit.h"
+#include "gevo/ir/find_op_testing.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/shrink.h"
@@ -131,14 +132,10 @@ protected:
   /// The first op named `name` in @main, and its address.
   std::pair<mlir::Operation *, OpRef> find(mlir::ModuleOp module,
                                            const std::string &name) {
-    AddressIndex index(module);
-    for (mlir::Operation *op : index.ops()) {
-      std::optional<OpRef> found = index.refOf(op);
-      if (found && found->opName == name && found->ordinal == 0)
-        return {op, *found};
-    }
-    ADD_FAILURE() << "no " << name;
-    return {nullptr, {}};
+    auto found = findOp(module, name, 0);
+    if (!found)
+      ADD_FAILURE() << "no " << name;
+    return found ? *found : std::make_pair(nullptr, OpRef());
   }
 
   absl::Status shrink(mlir::ModuleOp module, const std::string &opName, int dim,

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gevo/ir/apply_edit.h"
+#include "gevo/ir/find_op_testing.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
@@ -139,14 +140,10 @@ protected:
 
   /// The op named `name#ordinal` in @main.
   OpRef ref(mlir::ModuleOp module, const std::string &name, int ordinal) {
-    AddressIndex index(module);
-    for (mlir::Operation *op : index.ops()) {
-      std::optional<OpRef> found = index.refOf(op);
-      if (found && found->opName == name && found->ordinal == ordinal)
-        return *found;
-    }
-    ADD_FAILURE() << "no " << name << "#" << ordinal;
-    return {};
+    auto found = findOp(module, name, ordinal);
+    if (!found)
+      ADD_FAILURE() << "no " << name << "#" << ordinal;
+    return found ? found->second : OpRef();
   }
 
   absl::Status shrink(mlir::ModuleOp module, const std::string &opName,
