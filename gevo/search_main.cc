@@ -112,6 +112,13 @@ cl::opt<int> screen(
              "(default 3; 1 turns the pre-screen off; BENCHMARKS.md "
              "section 2 measures it)"),
     cl::init(gevo::SearchConfig().screen), cl::cat(category));
+cl::opt<int> pairedRuns(
+    "paired-runs",
+    cl::desc("Time each variant N times interleaved with the unmodified "
+             "program in its own child; the runtime objective is then the "
+             "per-pair ratio on the unmodified program's scale, so what runs "
+             "beside a child slows both alike (default 0: plain timing)"),
+    cl::init(gevo::SearchConfig().pairedRuns), cl::cat(category));
 cl::opt<double> maxErrorIncrease(
     "max-error-increase",
     cl::desc("NSGA-II ranks a variant whose validation error exceeds the "
@@ -308,6 +315,7 @@ int main(int argc, char **argv) {
     config.removeRate = removeRate;
     config.immigrantRate = immigrantRate;
     config.screen = screen;
+    config.pairedRuns = pairedRuns;
     config.maxErrorIncrease = maxErrorIncrease;
     config.initialEdits = initialEdits;
     config.maxRandomEdits = maxRandomEdits;

@@ -46,7 +46,8 @@ targetCandidates(const std::string &runDirectory, double unmodifiedMs,
   CsvTable history = RunDirectory(runDirectory).readHistory();
   size_t outcome = history.column("outcome"), cached = history.column("cached"),
          runtime = history.column("median_run_ms"),
-         error = history.column("error"), key = history.column("key");
+         error = history.column("error"), key = history.column("key"),
+         ratio = history.column("runtime_ratio");
   if (std::max({outcome, cached, runtime, error, key}) >= history.header.size())
     return out; // not a history with run times and errors
   int64_t evaluations = 0;
@@ -60,9 +61,12 @@ targetCandidates(const std::string &runDirectory, double unmodifiedMs,
     ++evaluations;
     if (row[outcome] != "ok")
       continue;
-    if (beatsUnmodified(std::atof(row[runtime].c_str()),
-                        std::atof(row[error].c_str()), unmodifiedMs,
-                        unmodifiedError, band))
+    // A run time measured beside the unmodified program (paired runs) is
+    // compared as that ratio, not against another moment's unmodified time.
+    double paired = ratio < row.size() ? std::atof(row[ratio].c_str()) : 0;
+    double ms = paired > 0 ? paired : std::atof(row[runtime].c_str());
+    if (beatsUnmodified(ms, std::atof(row[error].c_str()),
+                        paired > 0 ? 1.0 : unmodifiedMs, unmodifiedError, band))
       out.push_back({evaluations, row[key]});
   }
   return out;

@@ -65,7 +65,9 @@ struct TargetCandidate {
 };
 
 /// The history rows (the run directory's history.csv) that beatsUnmodified,
-/// in the order they ran; at most `limit`.
+/// in the order they ran; at most `limit`. A row with a runtime_ratio (a
+/// search with paired runs) is judged by that ratio, others by median_run_ms
+/// against `unmodifiedMs`.
 std::vector<TargetCandidate>
 targetCandidates(const std::string &runDirectory, double unmodifiedMs,
                  double unmodifiedError, const NoiseBand &band, size_t limit);

@@ -71,6 +71,28 @@ TEST(EvaluationsToTargetTest, CountsRunVariantsUpToTheFirstThatBeatsIt) {
   EXPECT_EQ(targetCandidates(dir, 10, 0.05, {0.1, 0}, 1).size(), 1u);
 }
 
+TEST(EvaluationsToTargetTest, PairedRunsAreJudgedByTheirRatio) {
+  std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/paired";
+  std::system(("mkdir -p " + dir).c_str());
+  // Paired runs: median_run_ms is on the start-of-run scale, which a later
+  // unmodified time (here 10 ms) must not be compared with; the ratio to the
+  // unmodified program beside it decides. A row without a ratio (0, e.g. the
+  // unmodified program from the cache) falls back to its run time.
+  std::ofstream(dir + "/history.csv")
+      << "generation,key,outcome,edits,kinds,runtime,error,"
+         "validation_accuracy,median_run_ms,lower_ms,codegen_ms,"
+         "runtime_ratio,cached,detail\n"
+         "0,a,ok,1,move,5.0,0.05,0.95,5.0,1,1,0.95,0,\n" // fast ms, ratio not
+         "0,b,ok,1,shrink,20,0.05,0.95,20,1,1,0.85,0,\n" // slow ms, ratio beats
+         "0,c,ok,1,shrink,8.0,0.05,0.95,8.0,1,1,0.0000,0,\n"; // no ratio: 0.8
+  std::vector<TargetCandidate> all =
+      targetCandidates(dir, 10, 0.05, {0.1, 0}, 10);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].key, "b");
+  EXPECT_EQ(all[0].evaluation, 2);
+  EXPECT_EQ(all[1].key, "c");
+}
+
 TEST(FirstConfirmedTest, AsksInOrderUntilOneHolds) {
   std::vector<TargetCandidate> candidates = {
       {3, "d"}, {4, "e"}, {9, "f"}, {12, "g"}, {20, "h"}};

@@ -76,6 +76,11 @@ cl::opt<double>
     retuneRate("retune-rate",
                cl::desc("NSGA-II's --retune-rate (default: the search's)"),
                cl::init(gevo::SearchConfig().retuneRate), cl::cat(category));
+cl::opt<int> pairedRuns("paired-runs",
+                        cl::desc("Both searches' --paired-runs (default: the "
+                                 "search's)"),
+                        cl::init(gevo::SearchConfig().pairedRuns),
+                        cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<double> refRatio(
@@ -189,6 +194,7 @@ gevo::SearchConfig configFor(const std::string &workload, int algorithm,
   config.screen = screen;
   config.maxErrorIncrease = maxErrorIncrease;
   config.retuneRate = retuneRate;
+  config.pairedRuns = pairedRuns;
   config.frontRepeats = 1; // the bench re-measures the fronts itself
   config.frontChildren = 1;
   config.frontLimit = 0;
@@ -223,6 +229,7 @@ absl::Status writeFigures(const llvm::json::Array &rows,
       {"screen", screen.getValue()},
       {"max_error_increase", maxErrorIncrease.getValue()},
       {"retune_rate", retuneRate.getValue()},
+      {"paired_runs", pairedRuns.getValue()},
       {"workloads", llvm::json::Array(summaries)},
       {"runs", llvm::json::Array(rows)}};
   return gevo::writeFigures(jsonPath, std::move(figures));

@@ -133,6 +133,10 @@ std::string toJsonLine(const Measurement &m) {
   };
   if (!m.loweringFallback.empty())
     object["lowering_fallback"] = m.loweringFallback;
+  if (m.runtimeRatio > 0) {
+    object["runtime_ratio"] = m.runtimeRatio;
+    object["baseline_median_run_ms"] = m.baselineMedianRunMs;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -175,6 +179,8 @@ absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text) {
   number("codegen_ms", m.codegenMs);
   number("static_cost", m.staticCost);
   number("lowered_ops", m.loweredOps);
+  number("runtime_ratio", m.runtimeRatio);
+  number("baseline_median_run_ms", m.baselineMedianRunMs);
   return m;
 }
 

@@ -59,8 +59,9 @@ struct Measurement {
   double staticCost = 0;
   /// LLVM-dialect ops after lowering (code size); deterministic.
   double loweredOps = 0;
-  /// Interleaved re-measurement against the unmodified program (noise
-  /// control): the median of the per-pair run-time ratios, and both medians.
+  /// Runs interleaved with the unmodified program's in one child (a noise
+  /// control re-measurement, or a search with paired runs): the median of
+  /// the per-pair run-time ratios, and the unmodified program's median.
   double runtimeRatio = 0; // 0 when not re-measured
   double baselineMedianRunMs = 0;
 

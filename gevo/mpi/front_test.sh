@@ -22,7 +22,9 @@ edits() { for p in "$1"/front/*.gevo; do grep -v '^meta\|^#' "$p"; echo; done; }
 [[ "$(edits "$tmp/local")" == "$(edits "$tmp/mpi")" ]] ||
   fail "the MPI run's front differs from the local one"
 # generation, key, outcome, edits, kinds, static_cost, error, accuracy; cached
-measured() { cut -d, -f1-8,12 "$1/history.csv"; }
+# history.csv's column named $2, by its header.
+colnum() { head -1 "$1/history.csv" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
+measured() { cut -d, -f1-8,"$(colnum "$1" cached)" "$1/history.csv"; }
 [[ "$(measured "$tmp/local")" == "$(measured "$tmp/mpi")" ]] ||
   fail "history.csv differs: $(diff <(measured "$tmp/local") <(measured "$tmp/mpi") | head -5)"
 
@@ -31,7 +33,8 @@ stats="$tmp/mpi/mpi.json"
 [[ $(grep -c '"state": "ready"' "$stats") == 2 ]] || fail "ranks not ready: $(cat "$stats")"
 grep -q '"requeued": 0' "$stats" || fail "jobs were re-queued: $(cat "$stats")"
 # Every run of the search happened on ranks 1 and 2, each took a share.
-evaluations=$(tail -n +2 "$tmp/mpi/history.csv" | awk -F, '$12 == 0' | wc -l)
+cached=$(colnum "$tmp/mpi" cached)
+evaluations=$(tail -n +2 "$tmp/mpi/history.csv" | awk -F, -v c="$cached" '$c == 0' | wc -l)
 grep -q "\"evaluations\": $evaluations," "$stats" ||
   fail "mpi.json does not count the $evaluations evaluations: $(cat "$stats")"
 [[ $(grep -c '"evaluations": [1-9]' "$stats") == 3 ]] ||

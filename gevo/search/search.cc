@@ -165,7 +165,7 @@ absl::Status SearchRun::prepare(bool resume) {
 absl::Status SearchRun::measureBaseline() {
   GEVO_RETURN_IF_ERROR(bench->measureBaseline());
   bench->cache().insert(bench->unmodifiedKey(), bench->baseline());
-  evaluator = std::make_unique<BatchEvaluator>(*bench);
+  evaluator = std::make_unique<BatchEvaluator>(*bench, config.pairedRuns);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;

@@ -40,6 +40,8 @@ absl::Status checkSettings(const SearchConfig &c) {
     return absl::InvalidArgumentError("--population must be at least 2");
   if (c.screen < 1)
     return absl::InvalidArgumentError("--screen must be at least 1");
+  if (c.pairedRuns < 0)
+    return absl::InvalidArgumentError("--paired-runs must not be negative");
   if (c.evaluation.codegen.optLevel < 0 || c.evaluation.codegen.optLevel > 3)
     return absl::InvalidArgumentError("--opt-level must be 0, 1, 2 or 3");
   if (absl::Status target = checkTarget(c.evaluation.target); !target.ok())
@@ -109,6 +111,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"immigrant_rate", c.immigrantRate},
       {"max_error_increase", c.maxErrorIncrease},
       {"screen", c.screen},
+      {"paired_runs", c.pairedRuns},
       {"initial_edits", c.initialEdits},
       {"max_random_edits", c.maxRandomEdits},
       {"seed", static_cast<int64_t>(c.seed)},
@@ -165,6 +168,7 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   num("immigrant_rate", c.immigrantRate);
   num("max_error_increase", c.maxErrorIncrease);
   integer("screen", c.screen);
+  integer("paired_runs", c.pairedRuns);
   integer("initial_edits", c.initialEdits);
   integer("max_random_edits", c.maxRandomEdits);
   integer("seed", c.seed);

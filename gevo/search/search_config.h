@@ -59,6 +59,13 @@ struct SearchConfig {
   /// pre-screen. The default, 3, was chosen with search_vs_random's fair
   /// measure on seeds 1-5 and checked on seeds 6-10 (BENCHMARKS.md §2).
   int screen = 3;
+  /// > 0: every search-time evaluation runs the variant this many times
+  /// interleaved with the unmodified program in the same child, and the
+  /// `runtime` objective is the median per-pair ratio times the unmodified
+  /// program's start-of-run median (milliseconds, so bounds and reports keep
+  /// their scale). A child's phase (what else runs beside it) then slows
+  /// both sides alike; a plain reading can be 30% off. Not run remotely.
+  int pairedRuns = 0;
   /// Initial lists hold 1..initialEdits edits; random search draws lists of
   /// 1..maxRandomEdits.
   int initialEdits = 4;

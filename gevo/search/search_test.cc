@@ -1,7 +1,8 @@
 //===- search_test.cc - Search runs: determinism, resume, cache -----------===//
 //
 // Small searches on the digits prediction workload with deterministic
-// objectives (static cost, error), so that fronts can be compared exactly.
+// objectives (static cost, error), so that fronts can be compared exactly,
+// and one with paired run times.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +15,9 @@
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/batch_evaluator.h"
+#include "gevo/support/csv.h"
 #include "gevo/support/tool_paths.h"
+#include "gevo/workbench/run_directory.h"
 #include "gevo/workbench/workbench.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "replay/patch.h"
@@ -140,6 +143,44 @@ TEST(SearchTest, PreScreenedRunResumesToTheSameFront) {
   absl::StatusOr<SearchResult> resumed = runSearch(*config, true, nullptr);
   ASSERT_TRUE(resumed.ok()) << resumed.status();
   EXPECT_EQ(frontText(*resumed), frontText(*uninterrupted));
+}
+
+TEST(SearchTest, PairedRunsTimeEachVariantBesideTheUnmodifiedProgram) {
+  SearchConfig config = smallConfig(scratch("paired"), 2, 1);
+  config.objectives = {"runtime", "error"};
+  config.pairedRuns = 3;
+  absl::StatusOr<SearchResult> result = runSearch(config, false, nullptr);
+  ASSERT_TRUE(result.ok()) << result.status();
+  absl::StatusOr<SearchConfig> reloaded = loadRunConfig(config.outDir);
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_EQ(reloaded->pairedRuns, 3);
+
+  // Every variant run in a child carries its ratio to the unmodified program
+  // timed beside it, and its runtime objective is that ratio on the scale of
+  // the run's own unmodified measurement.
+  CsvTable history = RunDirectory(config.outDir).readHistory();
+  size_t outcome = history.column("outcome"), cached = history.column("cached"),
+         runtime = history.column("runtime"),
+         ratio = history.column("runtime_ratio");
+  ASSERT_LT(ratio, history.header.size());
+  double referenceMs = result->baseline.medianRunMs;
+  ASSERT_GT(referenceMs, 0);
+  int paired = 0;
+  for (const std::vector<std::string> &row : history.rows) {
+    if (row[outcome] != "ok" || row[cached] == "1")
+      continue;
+    double r = std::atof(row[ratio].c_str());
+    ASSERT_GT(r, 0) << "an evaluated variant without a ratio";
+    EXPECT_NEAR(std::atof(row[runtime].c_str()), r * referenceMs,
+                1e-3 * r * referenceMs + 1e-4);
+    ++paired;
+  }
+  EXPECT_GE(paired, 3);
+  // The ratio survives the cache file, so a resumed run's cache hits keep it.
+  std::ifstream cache(config.outDir + "/cache.jsonl");
+  std::string text((std::istreambuf_iterator<char>(cache)),
+                   std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"runtime_ratio\""), std::string::npos);
 }
 
 TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {

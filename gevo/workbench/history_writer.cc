@@ -44,8 +44,8 @@ absl::Status HistoryWriter::open(const std::string &path,
     file << "generation,key,outcome,edits,kinds";
     for (const std::string &name : objectives)
       file << "," << name;
-    file << ",validation_accuracy,median_run_ms,lower_ms,codegen_ms,cached,"
-            "detail\n";
+    file << ",validation_accuracy,median_run_ms,lower_ms,codegen_ms,"
+            "runtime_ratio,cached,detail\n";
   }
   return absl::OkStatus();
 }
@@ -64,8 +64,9 @@ void HistoryWriter::append(int generation, const std::string &key,
   file << "," << absl::StrFormat("%.4f", m.validation.accuracy()) << ","
        << absl::StrFormat("%.3f", m.medianRunMs) << ","
        << absl::StrFormat("%.1f", m.lowerMs) << ","
-       << absl::StrFormat("%.1f", m.codegenMs) << "," << (cached ? 1 : 0) << ","
-       << csvField(m.detail) << "\n";
+       << absl::StrFormat("%.1f", m.codegenMs) << ","
+       << absl::StrFormat("%.4f", m.runtimeRatio) << "," << (cached ? 1 : 0)
+       << "," << csvField(m.detail) << "\n";
 }
 
 } // namespace gevo

@@ -1,8 +1,9 @@
 //===- history_writer.h - history.csv: one row per measured variant -------===//
 //
 // A run's history.csv: generation, key, outcome, edit count and kinds, each
-// objective, accuracy, timings, whether it came from the cache, and the
-// outcome's detail. Appended and flushed generation by generation; a resumed
+// objective, accuracy, timings, the run-time ratio to the unmodified program
+// timed beside it (0 when it was not: a search without paired runs),
+// whether it came from the cache, and the outcome's detail. Appended and flushed generation by generation; a resumed
 // run first drops the rows of the generation a crash interrupted.
 // RunDirectory::readHistory() reads it back. No MLIR here.
 //

@@ -80,10 +80,17 @@ double Workbench::timeoutSeconds() const {
 SandboxLimits Workbench::limitsFor(const BatchRequest &request) const {
   double seconds = timeoutSeconds();
   // An interleaved evaluation compiles the unmodified program too and runs
-  // both, pair after pair.
+  // both, pair after pair: twice a plain one's work when it has as many
+  // pairs as a plain one has repeats, and one limit more for slack.
   bool known = baselineMeasured || options.timeoutSeconds > 0;
-  if (known && request.run.interleavedPairs > 0)
-    seconds *= 2 + request.run.interleavedPairs;
+  if (known && request.run.interleavedPairs > 0) {
+    const EvaluationOptions &evaluation = options.evaluation;
+    int warmup = evaluation.warmup >= 0 ? evaluation.warmup : spec().warmup;
+    int repeats = evaluation.repeats > 0 ? evaluation.repeats : spec().repeats;
+    double runs = std::max(1.0, double(warmup + request.run.interleavedPairs) /
+                                    std::max(1, warmup + repeats));
+    seconds *= 2 * runs + 1;
+  }
   if (request.maxSeconds > 0)
     seconds = std::min(seconds, request.maxSeconds);
   return SandboxLimits{seconds, options.memoryBytes};
