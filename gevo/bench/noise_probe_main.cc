@@ -15,8 +15,8 @@
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/workbench/workbench.h"
-#include "llvm/Support/CommandLine.h"
 #include "replay/patch.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace {
 namespace cl = llvm::cl;
@@ -29,6 +29,10 @@ cl::opt<int> rounds("rounds", cl::desc("Rounds (default 5)"), cl::init(5),
                     cl::cat(category));
 cl::opt<int> pairs("pairs", cl::desc("Pairs per round (default 10)"),
                    cl::init(10), cl::cat(category));
+cl::opt<int> children("children",
+                      cl::desc("Children per round, whose median ratio is "
+                               "printed (default 3; 1: each child's own)"),
+                      cl::init(3), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default 2)"), cl::init(2),
                      cl::cat(category));
 cl::opt<std::string> pipeline("pipeline", cl::desc("Pipeline"),
@@ -60,18 +64,17 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput(std::string(s.message()));
   for (int r = 0; r < rounds; ++r) {
     gevo::Workbench::AgainstUnmodified m =
-        (*bench)->measureAgainstUnmodified(lists, pairs, false);
+        (*bench)->measureAgainstUnmodified(lists, pairs, false, children);
     for (size_t i = 0; i <= lists.size(); ++i) {
       const gevo::Measurement &x =
           i < lists.size() ? m.variants[i] : m.unmodified;
-      std::printf("round %d %-40s variant %8.3f ms  unmodified %8.3f ms  "
-                  "ratio %.3f  %s\n",
-                  r, i < lists.size() ? patches[i].c_str() : "(unmodified)",
-                  x.medianRunMs, x.baselineMedianRunMs,
-                  x.baselineMedianRunMs > 0
-                      ? x.medianRunMs / x.baselineMedianRunMs
-                      : 0,
-                  gevo::toString(x.outcome));
+      std::printf(
+          "round %d %-40s variant %8.3f ms  unmodified %8.3f ms  "
+          "ratio %.3f  %s\n",
+          r, i < lists.size() ? patches[i].c_str() : "(unmodified)",
+          x.medianRunMs, x.baselineMedianRunMs,
+          x.baselineMedianRunMs > 0 ? x.medianRunMs / x.baselineMedianRunMs : 0,
+          gevo::toString(x.outcome));
     }
   }
   return 0;

@@ -1,4 +1,4 @@
-//===- guarded_memory.cc - Inputs that fault when read out of bounds ------===//
+//===- guarded_memory.cc - Inputs that fault when misused -----------------===//
 
 #include "gevo/eval/guarded_memory.h"
 
@@ -12,20 +12,23 @@
 namespace gevo {
 namespace {
 
-// The guard pages, readable from the signal handler without locks.
-constexpr int kMaxGuards = 128;
+// The guarded ranges, readable from the signal handler without locks: the
+// pages around an input (no access) and the input's own (read only).
+constexpr int kMaxGuards = 192;
 struct Guard {
   std::atomic<uintptr_t> begin{0}, end{0};
+  std::atomic<bool> input{false};
 };
 Guard guards[kMaxGuards];
 std::atomic<int> guardCount{0};
 
-void addGuard(const char *begin, size_t bytes) {
+void addGuard(const char *begin, size_t bytes, bool input = false) {
   int slot = guardCount.fetch_add(1);
   if (slot >= kMaxGuards)
     return;
   guards[slot].begin = reinterpret_cast<uintptr_t>(begin);
   guards[slot].end = reinterpret_cast<uintptr_t>(begin) + bytes;
+  guards[slot].input = input;
 }
 
 void removeGuards(const char *begin, size_t bytes) {
@@ -39,9 +42,14 @@ void onSegfault(int signal, siginfo_t *info, void *) {
   uintptr_t address = reinterpret_cast<uintptr_t>(info->si_addr);
   for (int i = 0; i < kMaxGuards; ++i)
     if (address >= guards[i].begin && address < guards[i].end) {
-      static const char message[] =
+      static const char beside[] =
           "gevo sandbox: out-of-bounds access next to an input tensor\n";
-      ssize_t ignored = ::write(STDERR_FILENO, message, sizeof(message) - 1);
+      static const char into[] =
+          "gevo sandbox: a write into an input tensor (inputs are read "
+          "only)\n";
+      bool input = guards[i].input;
+      ssize_t ignored = ::write(STDERR_FILENO, input ? into : beside,
+                                input ? sizeof(into) - 1 : sizeof(beside) - 1);
       (void)ignored;
       _exit(kOutOfBoundsExitCode);
     }
@@ -76,6 +84,12 @@ GuardedTensors::GuardedTensors(
     // The data ends where the back guard starts.
     char *data = back - bytes;
     std::memcpy(data, original->data(), bytes);
+    // Read only from here: a variant that writes its inputs (an output
+    // rewired to an argument, say) would change what every later run in
+    // this worker reads, the unmodified program's included.
+    if (dataPages > 0 &&
+        ::mprotect(base + page, dataPages * page, PROT_READ) == 0)
+      addGuard(base + page, dataPages * page, /*input=*/true);
     copies.push_back(HostTensor::view(original->type, original->shape, data));
     used.push_back(&copies.back());
   }

@@ -1,12 +1,12 @@
-//===- guarded_memory.h - Inputs that fault when read out of bounds -------===//
+//===- guarded_memory.h - Inputs that fault when misused ------------------===//
 //
 // A forked worker shares the parent's heap image, so a variant that reads
 // past an input (an epoch or batch bound edited upward) reads whatever lies
 // there and answers differently from run to run. In the worker, the inputs
-// are copied to mappings that end at a page nothing may touch (and start
-// after one), and a SIGSEGV inside such a page ends the worker with
-// kOutOfBoundsExitCode and a message: the variant is out_of_bounds, at no
-// cost to the code's speed.
+// are copied to read-only mappings that end at a page nothing may touch (and
+// start after one), and a SIGSEGV inside such a page, or a write into an
+// input, ends the worker with kOutOfBoundsExitCode and a message: the variant
+// is out_of_bounds, at no cost to the code's speed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_GUARDED_MEMORY_H

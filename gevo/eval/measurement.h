@@ -29,7 +29,8 @@ enum class Outcome {
   NonFinite,          // the logits hold NaN or infinity
   WrongShape,         // the entry's results do not have the workload's shape
   ReadsUninitialized, // its logits depend on memory it never wrote
-  OutOfBounds,        // it touched memory next to an input (a guard page)
+  OutOfBounds, // it touched memory next to an input (a guard page), or it
+               // changed the results of the unmodified program run beside it
 };
 
 inline constexpr Outcome kAllOutcomes[] = {

@@ -36,7 +36,7 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
   case ChildResult::Ending::Exited:
     if (result.exitCode == kOutOfBoundsExitCode)
       return failedMeasurement(Outcome::OutOfBounds,
-                               withStderr("read out of bounds"));
+                               withStderr("out of bounds"));
     if (result.exitCode != 0)
       return failedMeasurement(Outcome::Crash, withStderr(result.describe()));
     break;
@@ -57,6 +57,9 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
     return failedMeasurement(Outcome::LoweringFailed, message);
   if (stage == "run")
     return failedMeasurement(Outcome::WrongShape, message);
+  if (stage == "corrupts")
+    return failedMeasurement(Outcome::OutOfBounds,
+                             "wrote memory it does not own: " + message);
   if (stage == "uninitialized")
     return failedMeasurement(Outcome::ReadsUninitialized, message);
   if (stage == "baseline")

@@ -225,6 +225,15 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
       *out = std::move(produced);
     return absl::OkStatus();
   };
+  // The unmodified program's logits before the variant ever runs here: a
+  // variant that writes memory it does not own (past a buffer it shrank,
+  // say) can corrupt the unmodified program's constants, which then compute
+  // other logits, and often far slower (a bogus ratio).
+  std::vector<HostTensor> baselineBefore, baselineAfter;
+  if (baselineEntry)
+    if (absl::Status status = timeRun(*baselineEntry, nullptr, &baselineBefore);
+        !status.ok())
+      return fail("baseline", status.message());
   RunSchedule schedule;
   schedule.warmup = options.warmup >= 0 ? options.warmup : workload.warmup;
   schedule.repeats = options.repeats > 0 ? options.repeats : workload.repeats;
@@ -236,10 +245,14 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
           },
           [&](bool timed) {
             return timeRun(*baselineEntry, timed ? &baselineRunMs : nullptr,
-                           nullptr);
+                           &baselineAfter);
           }))
     return fail(failure->baseline ? "baseline" : "run",
                 failure->status.message());
+  if (baselineEntry && baselineBefore[workload.logitsResult()].storage !=
+                           baselineAfter[workload.logitsResult()].storage)
+    return fail("corrupts", "the unmodified program's logits changed once "
+                            "this variant had run in the same process");
   // Once more with fresh allocations filled with 0xFF (NaN as floats): a
   // variant whose logits change reads memory it never wrote, and would give
   // other answers built any other way.

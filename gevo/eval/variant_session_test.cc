@@ -70,6 +70,14 @@ TEST_F(VariantSessionTest, ReadingPastTheEndOfAnInputIsOutOfBounds) {
   EXPECT_NE(m.detail.find("input tensor"), std::string::npos) << m.detail;
 }
 
+TEST_F(VariantSessionTest, WritingIntoAnInputIsOutOfBounds) {
+  // Inputs are read only in the worker: the write faults at once.
+  Measurement m = evaluateFile("writes_input.mlir");
+  EXPECT_EQ(m.outcome, Outcome::OutOfBounds) << m.detail;
+  EXPECT_NE(m.detail.find("write into an input tensor"), std::string::npos)
+      << m.detail;
+}
+
 TEST_F(VariantSessionTest, NaNLogitsAreClassified) {
   Measurement m = evaluateFile("nan.mlir");
   EXPECT_EQ(m.outcome, Outcome::NonFinite) << m.detail;
