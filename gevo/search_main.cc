@@ -119,6 +119,12 @@ cl::opt<int> pairedRuns(
              "per-pair ratio on the unmodified program's scale, so what runs "
              "beside a child slows both alike (default 0: plain timing)"),
     cl::init(gevo::SearchConfig().pairedRuns), cl::cat(category));
+cl::opt<bool> pruneSeeds(
+    "prune-seeds",
+    cl::desc("NSGA-II's first generation starts with magnitude pruning: one "
+             "shrink per prunable dimension keeping the heaviest three "
+             "quarters of its units (at most half the population)"),
+    cl::init(gevo::SearchConfig().pruneSeeds), cl::cat(category));
 cl::opt<double> maxErrorIncrease(
     "max-error-increase",
     cl::desc("NSGA-II ranks a variant whose validation error exceeds the "
@@ -316,6 +322,7 @@ int main(int argc, char **argv) {
     config.immigrantRate = immigrantRate;
     config.screen = screen;
     config.pairedRuns = pairedRuns;
+    config.pruneSeeds = pruneSeeds;
     config.maxErrorIncrease = maxErrorIncrease;
     config.initialEdits = initialEdits;
     config.maxRandomEdits = maxRandomEdits;

@@ -81,7 +81,8 @@ void searchVsRandom(std::ostringstream &md) {
   }
   md << absl::StrFormat(
       "Population %d, %d generations (%d individuals per run for both), "
-      "objectives %s, seeds %d..%d, NSGA-II's pre-screen %s%s%s. After both "
+      "objectives %s, seeds %d..%d, NSGA-II's pre-screen %s%s%s%s. %s. "
+      "After both "
       "searches of a seed, both final "
       "fronts are re-measured in one batch, each variant interleaved with the "
       "unmodified program in %d separate children of %d pairs (run time as "
@@ -120,6 +121,20 @@ void searchVsRandom(std::ostringstream &md) {
                             "constant edit already in the list",
                             100 * num(o, "retune_rate"))
           : std::string(", no retuning"),
+      o->getBoolean("prune_seeds").value_or(false)
+          ? ", its generation 0 starting with magnitude pruning (one shrink "
+            "per prunable dimension keeping its heaviest three quarters)"
+          : "",
+      // Runs from before paired runs timed plainly.
+      o->getNumber("paired_runs").value_or(0) > 0
+          ? absl::StrFormat(
+                "Both searches time every variant in %d pairs interleaved "
+                "with the unmodified program in its own child; their "
+                "run-time objective is that ratio, and evaluations to target "
+                "judge the search-time reading by it too",
+                int(num(o, "paired_runs")))
+          : std::string("Both searches time each variant on its own in its "
+                        "child"),
       int(num(o, "children")), int(num(o, "pairs")), num(o, "ref_ratio"),
       num(o, "ref_error"), 100 * num(o, "band"), 100 * num(o, "band"),
       o->getNumber("unmodified_children")

@@ -81,6 +81,11 @@ cl::opt<int> pairedRuns("paired-runs",
                                  "search's)"),
                         cl::init(gevo::SearchConfig().pairedRuns),
                         cl::cat(category));
+cl::opt<bool> pruneSeeds("prune-seeds",
+                         cl::desc("NSGA-II's --prune-seeds (default: the "
+                                  "search's)"),
+                         cl::init(gevo::SearchConfig().pruneSeeds),
+                         cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<double> refRatio(
@@ -195,6 +200,7 @@ gevo::SearchConfig configFor(const std::string &workload, int algorithm,
   config.maxErrorIncrease = maxErrorIncrease;
   config.retuneRate = retuneRate;
   config.pairedRuns = pairedRuns;
+  config.pruneSeeds = pruneSeeds;
   config.frontRepeats = 1; // the bench re-measures the fronts itself
   config.frontChildren = 1;
   config.frontLimit = 0;
@@ -230,6 +236,7 @@ absl::Status writeFigures(const llvm::json::Array &rows,
       {"max_error_increase", maxErrorIncrease.getValue()},
       {"retune_rate", retuneRate.getValue()},
       {"paired_runs", pairedRuns.getValue()},
+      {"prune_seeds", pruneSeeds.getValue()},
       {"workloads", llvm::json::Array(summaries)},
       {"runs", llvm::json::Array(rows)}};
   return gevo::writeFigures(jsonPath, std::move(figures));

@@ -101,6 +101,22 @@ absl::StatusOr<Edit> retuneEdit(mlir::ModuleOp module, const Edit &edit,
   return moved;
 }
 
+std::vector<Edit> pruningSeeds(mlir::ModuleOp module,
+                               const MutationOptions &options) {
+  std::vector<Edit> seeds;
+  if (std::find(options.kinds.begin(), options.kinds.end(), EditKind::Shrink) ==
+      options.kinds.end())
+    return seeds;
+  AddressIndex index(module);
+  MutationScope scope{module, index, options};
+  for (Edit &edit : heaviestShrinks(scope)) {
+    mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
+    if (applyEdit(*check, edit).ok())
+      seeds.push_back(std::move(edit));
+  }
+  return seeds;
+}
+
 bool passesFilters(const OpRef &ref, const MutationOptions &options) {
   if (!options.functions.empty() &&
       std::find(options.functions.begin(), options.functions.end(),

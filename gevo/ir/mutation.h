@@ -73,6 +73,17 @@ absl::StatusOr<Edit> retuneEdit(mlir::ModuleOp module, const Edit &edit,
                                 const MutationOptions &options,
                                 std::mt19937_64 &rng);
 
+/// Where a search can start besides random lists: for every dimension the
+/// shrink operator can narrow (and the filters allow) whose units carry
+/// weights, one shrink keeping the three quarters of its units with the
+/// largest weight norm, i.e. magnitude pruning of a quarter, the first
+/// thing an ML engineer tries on a model that is too slow. In the module's
+/// op order, each verified on a clone; none when Shrink is not among
+/// `options.kinds`. One dimension reached through several ops gives equal
+/// variants: callers keep one per variant.
+std::vector<Edit> pruningSeeds(mlir::ModuleOp module,
+                               const MutationOptions &options);
+
 } // namespace gevo
 
 #endif // GEVO_IR_MUTATION_H

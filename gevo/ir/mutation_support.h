@@ -110,6 +110,9 @@ absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit);
 /// Moves `edit`, a Shrink on the scope's module, to a neighbouring selection
 /// of the same dimension (shrink_operator.cc).
 absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit);
+/// pruningSeeds() before verification: one heaviest-three-quarters shrink
+/// per (op, result, dimension) that can narrow and has weights.
+std::vector<Edit> heaviestShrinks(const MutationScope &scope);
 
 } // namespace gevo
 

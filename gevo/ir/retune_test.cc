@@ -4,7 +4,8 @@
 // hidden layer keeps a quarter more or fewer units by the same rule (the
 // heaviest units stay the heaviest), or as many by another rule; a constant
 // moves by a factor of 1.25 (an integer by one). Every neighbour applies and
-// verifies; edits with nothing to tune are refused.
+// verifies; edits with nothing to tune are refused. pruningSeeds() keeps the
+// heaviest three quarters of the hidden units.
 //
 //===----------------------------------------------------------------------===//
 
@@ -196,6 +197,25 @@ TEST_F(RetuneTest, EditsWithNothingToTuneAreRefused) {
   out.dim = 1;
   out.keep = {0, 1, 1, {}};
   EXPECT_FALSE(retuneEdit(*module, out, MutationOptions(), rng).ok());
+}
+
+TEST_F(RetuneTest, PruningSeedsKeepTheHeaviestThreeQuartersOfTheHiddenUnits) {
+  std::vector<Edit> seeds = pruningSeeds(*module, MutationOptions());
+  ASSERT_FALSE(seeds.empty());
+  for (const Edit &seed : seeds) {
+    EXPECT_EQ(seed.kind, EditKind::Shrink);
+    // Only the hidden dimension (8 units) can narrow: the input's 4 columns
+    // and the 2 outputs reach the function's boundary.
+    EXPECT_EQ(seed.keep.indices, (std::vector<int64_t>{2, 3, 4, 5, 6, 7}))
+        << toString(seed.keep);
+    mlir::OwningOpRef<mlir::ModuleOp> copy(module->clone());
+    ASSERT_TRUE(applyEdit(*copy, seed).ok());
+    EXPECT_TRUE(mlir::succeeded(mlir::verify(*copy)));
+  }
+  // Not when the user's operators leave shrink out.
+  MutationOptions noShrink;
+  noShrink.kinds = {EditKind::Delete, EditKind::Constant};
+  EXPECT_TRUE(pruningSeeds(*module, noShrink).empty());
 }
 
 } // namespace

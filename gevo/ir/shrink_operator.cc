@@ -154,6 +154,36 @@ absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   return absl::OkStatus();
 }
 
+std::vector<Edit> heaviestShrinks(const MutationScope &scope) {
+  std::vector<Edit> out;
+  for (mlir::Operation *op :
+       candidates(scope.index, scope.options, computesTensor))
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      auto type =
+          llvm::dyn_cast<mlir::RankedTensorType>(op->getResult(r).getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      for (int d = 0; d < type.getRank(); ++d) {
+        if (type.getDimSize(d) < 4)
+          continue;
+        absl::StatusOr<ShrinkWeb> web = analyzeShrink(op->getResult(r), d);
+        if (!web.ok() || !web->allowsIndexList || web->weight.empty())
+          continue;
+        Selection keep = selectionFor(*web, Rule::Heaviest, 3, 0);
+        if (keep.indices.empty() || keep.count() >= web->size)
+          continue;
+        Edit edit;
+        edit.kind = EditKind::Shrink;
+        edit.target = *scope.index.refOf(op);
+        edit.result = static_cast<int>(r);
+        edit.dim = d;
+        edit.keep = std::move(keep);
+        out.push_back(std::move(edit));
+      }
+    }
+  return out;
+}
+
 absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   // Every (op, result, dimension) that could shrink, in random order; the
   // first whose dimension narrows through everything that shares it is

@@ -88,6 +88,9 @@ struct AlgorithmSettings {
   /// Candidates bred per child slot, of which a surrogate (surrogate.h)
   /// picks the one to run; 1: every child bred is run.
   int screen = 1;
+  /// Generation 0 starts with Variation::pruningLists() (at most half of
+  /// it, one per variant) before random lists.
+  bool pruneSeeds = false;
 };
 
 /// What every algorithm is given: its settings, how to make and change edit

@@ -14,6 +14,7 @@ AlgorithmSettings algorithmSettings(const SearchConfig &config) {
   settings.mutationRate = config.mutationRate;
   settings.removeRate = config.removeRate;
   settings.retuneRate = config.retuneRate;
+  settings.pruneSeeds = config.pruneSeeds;
   settings.immigrantRate = config.immigrantRate;
   settings.initialEdits = config.initialEdits;
   settings.maxRandomEdits = config.maxRandomEdits;

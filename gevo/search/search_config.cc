@@ -112,6 +112,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"max_error_increase", c.maxErrorIncrease},
       {"screen", c.screen},
       {"paired_runs", c.pairedRuns},
+      {"prune_seeds", c.pruneSeeds},
       {"initial_edits", c.initialEdits},
       {"max_random_edits", c.maxRandomEdits},
       {"seed", static_cast<int64_t>(c.seed)},
@@ -169,6 +170,8 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   num("max_error_increase", c.maxErrorIncrease);
   integer("screen", c.screen);
   integer("paired_runs", c.pairedRuns);
+  if (auto v = o->getBoolean("prune_seeds"))
+    c.pruneSeeds = *v;
   integer("initial_edits", c.initialEdits);
   integer("max_random_edits", c.maxRandomEdits);
   integer("seed", c.seed);

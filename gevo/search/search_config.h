@@ -66,6 +66,10 @@ struct SearchConfig {
   /// their scale). A child's phase (what else runs beside it) then slows
   /// both sides alike; a plain reading can be 30% off. Not run remotely.
   int pairedRuns = 0;
+  /// NSGA-II's generation 0 starts with magnitude pruning: one shrink per
+  /// prunable dimension keeping the heaviest three quarters of its units
+  /// (pruningSeeds() in gevo/ir/mutation.h), at most half the population.
+  bool pruneSeeds = false;
   /// Initial lists hold 1..initialEdits edits; random search draws lists of
   /// 1..maxRandomEdits.
   int initialEdits = 4;

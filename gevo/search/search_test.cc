@@ -183,6 +183,27 @@ TEST(SearchTest, PairedRunsTimeEachVariantBesideTheUnmodifiedProgram) {
   EXPECT_NE(text.find("\"runtime_ratio\""), std::string::npos);
 }
 
+TEST(SearchTest, PruneSeedsStartGenerationZeroWithOneShrinkPerLayer) {
+  SearchConfig config = smallConfig(scratch("pruned"), 2, 0);
+  config.pruneSeeds = true;
+  ASSERT_TRUE(runSearch(config, false, nullptr).ok());
+  absl::StatusOr<SearchConfig> reloaded = loadRunConfig(config.outDir);
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_TRUE(reloaded->pruneSeeds);
+  // The model's two hidden layers (256 and 128 units) each give a
+  // single-shrink list, distinct variants, ahead of the random ones.
+  CsvTable history = RunDirectory(config.outDir).readHistory();
+  size_t kinds = history.column("kinds"), edits = history.column("edits"),
+         key = history.column("key"), outcome = history.column("outcome");
+  ASSERT_GE(history.rows.size(), 3u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(history.rows[i][kinds], "shrink");
+    EXPECT_EQ(history.rows[i][edits], "1");
+    EXPECT_EQ(history.rows[i][outcome], "ok");
+  }
+  EXPECT_NE(history.rows[0][key], history.rows[1][key]);
+}
+
 TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
   absl::StatusOr<WorkloadSpec> spec =
       loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));

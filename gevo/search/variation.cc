@@ -88,4 +88,11 @@ Variation::retune(const std::vector<Edit> &edits, std::mt19937_64 &rng) const {
   return build(out).edits;
 }
 
+std::vector<std::vector<Edit>> Variation::pruningLists() const {
+  std::vector<std::vector<Edit>> lists;
+  for (Edit &edit : pruningSeeds(currentBaseline(), options))
+    lists.push_back({std::move(edit)});
+  return lists;
+}
+
 } // namespace gevo

@@ -63,6 +63,9 @@ public:
   std::optional<std::vector<Edit>> retune(const std::vector<Edit> &edits,
                                           std::mt19937_64 &rng) const;
 
+  /// pruningSeeds() of the baseline, each a list of its own.
+  std::vector<std::vector<Edit>> pruningLists() const;
+
   const MutationOptions &mutationOptions() const { return options; }
 
 private:
