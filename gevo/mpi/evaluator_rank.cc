@@ -143,6 +143,7 @@ private:
     BatchRequest request;
     request.run.scoreTest = job.scoreTest;
     request.maxSeconds = job.maxSeconds;
+    request.run.interleavedPairs = job.interleavedPairs;
     pool.setLimits(bench.limitsFor(request));
     double reference = job.referenceRunMs;
     uint64_t jobId = id;

@@ -39,4 +39,18 @@ grep -q "\"evaluations\": $evaluations," "$stats" ||
   fail "mpi.json does not count the $evaluations evaluations: $(cat "$stats")"
 [[ $(grep -c '"evaluations": [1-9]' "$stats") == 3 ]] ||
   fail "a rank evaluated nothing: $(cat "$stats")"
+# Paired runs go to the ranks too: each rank's child times the variant beside
+# the unmodified program, and every row it evaluated has that ratio.
+"${mpirun[@]}" -np 3 "$search" --backend=mpi --workload=testdata/digits_mlp_predict \
+  --objectives=runtime,error --paired-runs=2 --population=4 --generations=1 \
+  --budget=0 --seed=11 --workers=1 --warmup=0 --repeats=1 --front-repeats=1 \
+  --timeout=20s --quiet --out="$tmp/paired" >/dev/null 2>"$tmp/paired.err" ||
+  fail "paired mpirun failed: $(tail -5 "$tmp/paired.err")"
+awk -F, -v r="$(colnum "$tmp/paired" runtime_ratio)" \
+  -v o="$(colnum "$tmp/paired" outcome)" -v c="$(colnum "$tmp/paired" cached)" \
+  'NR > 1 && $o == "ok" && $c == 0 { n++; if ($r <= 0) bad++ }
+   END { exit !(n > 0 && bad == 0) }' "$tmp/paired/history.csv" ||
+  fail "paired rows without a ratio: $(cat "$tmp/paired/history.csv")"
+[[ $(grep -c '"evaluations": [1-9]' "$tmp/paired/mpi.json") == 3 ]] ||
+  fail "a rank evaluated no paired variant: $(cat "$tmp/paired/mpi.json")"
 echo PASS

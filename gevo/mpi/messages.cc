@@ -40,7 +40,8 @@ std::string encodeJob(uint64_t id, const RemoteJob &job) {
       {"job", absl::StrCat(id)},
       {"score_test", job.scoreTest ? "1" : "0"},
       {"max_seconds", absl::StrFormat("%.17g", job.maxSeconds)},
-      {"reference_run_ms", absl::StrFormat("%.17g", job.referenceRunMs)}};
+      {"reference_run_ms", absl::StrFormat("%.17g", job.referenceRunMs)},
+      {"pairs", absl::StrCat(job.interleavedPairs)}};
   for (const Edit &edit : job.edits)
     patch.addEdit(edit);
   return printPatch(patch);
@@ -66,6 +67,9 @@ decodeJob(const std::string &text) {
       ok = absl::SimpleAtod(value, &job.maxSeconds);
     else if (key == "reference_run_ms")
       ok = absl::SimpleAtod(value, &job.referenceRunMs);
+    else if (key == "pairs")
+      ok = absl::SimpleAtoi(value, &job.interleavedPairs) &&
+           job.interleavedPairs >= 0;
     if (!ok)
       return absl::InvalidArgumentError(
           absl::StrCat("job: bad ", key, "=", value));

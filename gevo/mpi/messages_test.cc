@@ -25,6 +25,7 @@ TEST(Messages, JobIsPatchTextAndComesBackWhole) {
   job.scoreTest = true;
   job.maxSeconds = 2.5;
   job.referenceRunMs = 0.1 + 0.2; // not exactly representable in decimal
+  job.interleavedPairs = 5;
   std::string text = encodeJob(41, job);
   // A patch: replay's parser reads it, with the edits as patch lines.
   ASSERT_TRUE(parsePatch(text, "job").ok()) << text;
@@ -40,6 +41,7 @@ TEST(Messages, JobIsPatchTextAndComesBackWhole) {
   EXPECT_TRUE(back->second.scoreTest);
   EXPECT_EQ(back->second.maxSeconds, 2.5);
   EXPECT_EQ(back->second.referenceRunMs, job.referenceRunMs);
+  EXPECT_EQ(back->second.interleavedPairs, 5);
 }
 
 TEST(Messages, JobWithoutIdIsRejected) {

@@ -165,7 +165,11 @@ absl::Status SearchRun::prepare(bool resume) {
 absl::Status SearchRun::measureBaseline() {
   GEVO_RETURN_IF_ERROR(bench->measureBaseline());
   bench->cache().insert(bench->unmodifiedKey(), bench->baseline());
-  evaluator = std::make_unique<BatchEvaluator>(*bench, config.pairedRuns);
+  // Paired runs only pay off where run time is an objective.
+  bool timed = std::find(objectives.begin(), objectives.end(), "runtime") !=
+               objectives.end();
+  evaluator =
+      std::make_unique<BatchEvaluator>(*bench, timed ? config.pairedRuns : 0);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;

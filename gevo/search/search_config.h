@@ -64,7 +64,8 @@ struct SearchConfig {
   /// `runtime` objective is the median per-pair ratio times the unmodified
   /// program's start-of-run median (milliseconds, so bounds and reports keep
   /// their scale). A child's phase (what else runs beside it) then slows
-  /// both sides alike; a plain reading can be 30% off. Not run remotely.
+  /// both sides alike; a plain reading can be 30% off. Only when `runtime`
+  /// is an objective; with --backend=mpi each rank's child times both.
   int pairedRuns = 0;
   /// NSGA-II's generation 0 starts with magnitude pruning: one shrink per
   /// prunable dimension keeping the heaviest three quarters of its units

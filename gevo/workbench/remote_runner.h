@@ -32,6 +32,10 @@ struct RemoteJob {
   /// elsewhere is scaled by it over the remote side's own, so run-time
   /// objectives stay comparable across mixed hardware.
   double referenceRunMs = 0;
+  /// > 0: timed in this many pairs interleaved with the unmodified program
+  /// in the remote side's child (RunRequest::interleavedPairs); the ratio
+  /// comes back as measured there.
+  int interleavedPairs = 0;
 };
 
 class RemoteRunner {

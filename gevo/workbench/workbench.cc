@@ -130,7 +130,10 @@ std::vector<MeasuredVariant> Workbench::measure(
   variants->recycleIfDue().IgnoreError();
   variants->count(static_cast<int64_t>(lists.size()));
   pool->setLimits(limitsFor(request));
-  bool useRemote = remote && !request.here && request.run.interleavedPairs == 0;
+  // Repeated measurements against the unmodified program (a noise band)
+  // stay on this machine; a search's paired runs may go remote, since each
+  // child times both sides itself.
+  bool useRemote = remote && !request.here && !request.distinctRuns;
   std::vector<MeasuredVariant> out(lists.size());
   auto arrived = [&](size_t i, const Measurement &m) {
     out[i].measurement = m;
@@ -174,7 +177,8 @@ std::vector<MeasuredVariant> Workbench::measure(
     if (useRemote) {
       remote->submit(RemoteJob{key, variant.edits, request.run.scoreTest,
                                request.maxSeconds,
-                               baselineMeasurement.medianRunMs},
+                               baselineMeasurement.medianRunMs,
+                               request.run.interleavedPairs},
                      done);
       continue;
     }

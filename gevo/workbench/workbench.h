@@ -128,9 +128,11 @@ public:
       const std::function<void(size_t, const MeasuredVariant &)> &onMeasured =
           {});
 
-  /// From now on plain measurements (no interleaved pairs, not `here`) run
-  /// on `runner` (not owned; null: this process's pool again). Interleaved
-  /// ones stay here: a noise band belongs to one machine.
+  /// From now on measurements (not `here`, not distinctRuns) run on
+  /// `runner` (not owned; null: this process's pool again), a search's
+  /// paired runs included. Repeated ones against the unmodified program
+  /// (measureAgainstUnmodified) stay here: a noise band belongs to one
+  /// machine.
   void setRemote(RemoteRunner *runner) { remote = runner; }
   /// The sandbox limits a batch of `request` runs under.
   SandboxLimits limitsFor(const BatchRequest &request) const;
