@@ -117,13 +117,12 @@ cl::opt<int> pairedRuns(
     cl::desc("Time each variant N times interleaved with the unmodified "
              "program in its own child; the runtime objective is then the "
              "per-pair ratio on the unmodified program's scale, so what runs "
-             "beside a child slows both alike (default 0: plain timing)"),
+             "beside a child slows both alike (default 5; 0: plain timing)"),
     cl::init(gevo::SearchConfig().pairedRuns), cl::cat(category));
 cl::opt<bool> pruneSeeds(
     "prune-seeds",
-    cl::desc("NSGA-II's first generation starts with magnitude pruning: one "
-             "shrink per prunable dimension keeping the heaviest three "
-             "quarters of its units (at most half the population)"),
+    cl::desc("NSGA-II's generation 0 starts with a shrink per prunable "
+             "dimension keeping its heaviest 3/4 of units (default on)"),
     cl::init(gevo::SearchConfig().pruneSeeds), cl::cat(category));
 cl::opt<double> maxErrorIncrease(
     "max-error-increase",
@@ -249,23 +248,6 @@ std::vector<std::string> splitList(const std::string &text) {
   return out;
 }
 
-bool parseBytes(const std::string &text, int64_t &bytes) {
-  if (text.empty())
-    return false;
-  char *end = nullptr;
-  double number = std::strtod(text.c_str(), &end);
-  std::string unit(end);
-  double scale = unit.empty() || unit == "B"   ? 1
-                 : unit == "K" || unit == "KB" ? 1024.0
-                 : unit == "M" || unit == "MB" ? 1024.0 * 1024
-                 : unit == "G" || unit == "GB" ? 1024.0 * 1024 * 1024
-                                               : -1;
-  if (scale < 0 || number < 0)
-    return false;
-  bytes = static_cast<int64_t>(number * scale);
-  return true;
-}
-
 std::string defaultOutDir(const std::string &workloadName) {
   char stamp[32];
   std::time_t now = std::time(nullptr);
@@ -334,7 +316,7 @@ int main(int argc, char **argv) {
                                     std::string(seconds.status().message()));
       config.timeoutSeconds = *seconds;
     }
-    if (!parseBytes(memoryLimit, config.memoryBytes))
+    if (!gevo::parseByteSize(memoryLimit, config.memoryBytes))
       return gevo::reportBadInput(
           "--memory-limit: expected e.g. 512M or 4G, got '" + memoryLimit +
           "'");

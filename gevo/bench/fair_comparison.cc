@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "gevo/eval/harness.h"
+#include "gevo/search/checkpoint.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/workbench/run_directory.h"
 
@@ -69,6 +70,22 @@ targetCandidates(const std::string &runDirectory, double unmodifiedMs,
                         paired > 0 ? 1.0 : unmodifiedMs, unmodifiedError, band))
       out.push_back({evaluations, row[key]});
   }
+  return out;
+}
+
+std::map<std::string, std::vector<Edit>>
+archiveEdits(const std::string &runDirectory) {
+  std::map<std::string, std::vector<Edit>> out;
+  absl::StatusOr<std::string> text =
+      RunDirectory(runDirectory).readCheckpoint();
+  if (!text.ok())
+    return out;
+  absl::StatusOr<Checkpoint> checkpoint =
+      parseCheckpoint(*text, runDirectory + "/checkpoint.json");
+  if (!checkpoint.ok())
+    return out;
+  for (const Individual &individual : checkpoint->archive)
+    out.emplace(individual.key, individual.edits);
   return out;
 }
 

@@ -13,8 +13,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "gevo/ir/edit.h"
 
 namespace gevo {
 
@@ -71,6 +74,11 @@ struct TargetCandidate {
 std::vector<TargetCandidate>
 targetCandidates(const std::string &runDirectory, double unmodifiedMs,
                  double unmodifiedError, const NoiseBand &band, size_t limit);
+
+/// The run's measured variants' edits by key (from its checkpoint's
+/// archive: every distinct variant measured ok); empty without one.
+std::map<std::string, std::vector<Edit>>
+archiveEdits(const std::string &runDirectory);
 
 /// targetCandidates()' first evaluation; 0 when none beat it.
 int64_t evaluationsToTarget(const std::string &runDirectory,

@@ -29,11 +29,9 @@
 #include "gevo/bench/figures.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/workload.h"
-#include "gevo/search/checkpoint.h"
 #include "gevo/search/search.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
-#include "gevo/workbench/run_directory.h"
 #include "gevo/workbench/workbench.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -149,24 +147,6 @@ struct Run {
   int64_t toTargetSearch = 0;
   int64_t checked = 0;
 };
-
-/// The run's measured variants' edits by key (from its checkpoint's
-/// archive: every distinct variant measured ok).
-std::map<std::string, std::vector<gevo::Edit>>
-archiveEdits(const std::string &directory) {
-  std::map<std::string, std::vector<gevo::Edit>> out;
-  absl::StatusOr<std::string> text =
-      gevo::RunDirectory(directory).readCheckpoint();
-  if (!text.ok())
-    return out;
-  absl::StatusOr<gevo::Checkpoint> checkpoint =
-      gevo::parseCheckpoint(*text, directory + "/checkpoint.json");
-  if (!checkpoint.ok())
-    return out;
-  for (const gevo::Individual &individual : checkpoint->archive)
-    out.emplace(individual.key, individual.edits);
-  return out;
-}
 
 /// The median run time of the unmodified program over `count` children of
 /// its own: one search-time measurement at a run's start can be half as
@@ -318,7 +298,7 @@ int main(int argc, char **argv) {
         // Beyond noise: a candidate counts only when it still beats the
         // unmodified program interleaved with it, as the fronts are measured.
         std::map<std::string, std::vector<gevo::Edit>> edits =
-            archiveEdits(runs[a].directory);
+            gevo::archiveEdits(runs[a].directory);
         gevo::ConfirmedTarget confirmed = gevo::firstConfirmed(
             candidates, 4,
             [&](const std::vector<gevo::TargetCandidate> &batch) {

@@ -3,6 +3,7 @@
 #include "gevo/search/search_config.h"
 
 #include <cctype>
+#include <cstdlib>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -90,6 +91,23 @@ absl::StatusOr<double> parseDuration(const std::string &text) {
     }
   }
   return total;
+}
+
+bool parseByteSize(const std::string &text, int64_t &bytes) {
+  if (text.empty())
+    return false;
+  char *end = nullptr;
+  double number = std::strtod(text.c_str(), &end);
+  std::string unit(end);
+  double scale = unit.empty() || unit == "B"   ? 1
+                 : unit == "K" || unit == "KB" ? 1024.0
+                 : unit == "M" || unit == "MB" ? 1024.0 * 1024
+                 : unit == "G" || unit == "GB" ? 1024.0 * 1024 * 1024
+                                               : -1;
+  if (scale < 0 || number < 0)
+    return false;
+  bytes = static_cast<int64_t>(number * scale);
+  return true;
 }
 
 llvm::json::Value toJson(const SearchConfig &c) {

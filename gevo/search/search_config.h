@@ -66,11 +66,13 @@ struct SearchConfig {
   /// their scale). A child's phase (what else runs beside it) then slows
   /// both sides alike; a plain reading can be 30% off. Only when `runtime`
   /// is an objective; with --backend=mpi each rank's child times both.
-  int pairedRuns = 0;
+  /// The default, 5 (with pruneSeeds), was chosen on seeds 1-5 of prediction
+  /// and checked on seeds 11-15 of both workloads (BENCHMARKS.md §2).
+  int pairedRuns = 5;
   /// NSGA-II's generation 0 starts with magnitude pruning: one shrink per
   /// prunable dimension keeping the heaviest three quarters of its units
   /// (pruningSeeds() in gevo/ir/mutation.h), at most half the population.
-  bool pruneSeeds = false;
+  bool pruneSeeds = true;
   /// Initial lists hold 1..initialEdits edits; random search draws lists of
   /// 1..maxRandomEdits.
   int initialEdits = 4;
@@ -98,6 +100,9 @@ const char *toString(Algorithm algorithm);
 
 /// "30m", "90s", "2h", "1h30m", "45" (seconds).
 absl::StatusOr<double> parseDuration(const std::string &text);
+/// "4G", "512M", "64K", "1024" (bytes; KB, MB, GB and B too); false when
+/// malformed.
+bool parseByteSize(const std::string &text, int64_t &bytes);
 
 /// Whether the algorithm's settings are in range (population of two or more,
 /// a screen of one or more, rates in [0, 1]); the error names the flag.
