@@ -154,47 +154,19 @@ absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   return absl::OkStatus();
 }
 
-std::vector<Edit> heaviestShrinks(const MutationScope &scope) {
-  std::vector<Edit> out;
-  for (mlir::Operation *op :
-       candidates(scope.index, scope.options, computesTensor))
-    for (unsigned r = 0; r < op->getNumResults(); ++r) {
-      auto type =
-          llvm::dyn_cast<mlir::RankedTensorType>(op->getResult(r).getType());
-      if (!type || !type.hasStaticShape())
-        continue;
-      for (int d = 0; d < type.getRank(); ++d) {
-        if (type.getDimSize(d) < 4)
-          continue;
-        absl::StatusOr<ShrinkWeb> web = analyzeShrink(op->getResult(r), d);
-        if (!web.ok() || !web->allowsIndexList || web->weight.empty())
-          continue;
-        Selection keep = selectionFor(*web, Rule::Heaviest, 3, 0);
-        if (keep.indices.empty() || keep.count() >= web->size)
-          continue;
-        Edit edit;
-        edit.kind = EditKind::Shrink;
-        edit.target = *scope.index.refOf(op);
-        edit.result = static_cast<int>(r);
-        edit.dim = d;
-        edit.keep = std::move(keep);
-        out.push_back(std::move(edit));
-      }
-    }
-  return out;
-}
+namespace {
 
-absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
-  // Every (op, result, dimension) that could shrink, in random order; the
-  // first whose dimension narrows through everything that shares it is
-  // taken, so most draws give an edit (a dimension that reaches the
-  // function's results never does).
-  struct Choice {
-    mlir::Operation *op;
-    unsigned result;
-    int dim;
-  };
-  std::vector<Choice> choices;
+/// A tensor dimension an op computes that shrinking could narrow.
+struct ShrinkSite {
+  mlir::Operation *op;
+  unsigned result;
+  int dim;
+};
+
+/// Every (op, result, dimension) of more than one index that the filters
+/// allow, in the module's op order.
+std::vector<ShrinkSite> shrinkSites(const MutationScope &scope) {
+  std::vector<ShrinkSite> sites;
   for (mlir::Operation *op :
        candidates(scope.index, scope.options, computesTensor))
     for (unsigned r = 0; r < op->getNumResults(); ++r) {
@@ -204,20 +176,53 @@ absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
         continue;
       for (int d = 0; d < type.getRank(); ++d)
         if (type.getDimSize(d) > 1)
-          choices.push_back({op, r, d});
+          sites.push_back({op, r, d});
     }
-  std::shuffle(choices.begin(), choices.end(), rng);
-  constexpr size_t kMaxTries = 32;
-  for (size_t i = 0; i < choices.size() && i < kMaxTries; ++i) {
-    const Choice &choice = choices[i];
+  return sites;
+}
+
+Edit shrinkAt(const MutationScope &scope, const ShrinkSite &site,
+              Selection keep) {
+  Edit edit;
+  edit.kind = EditKind::Shrink;
+  edit.target = *scope.index.refOf(site.op);
+  edit.result = static_cast<int>(site.result);
+  edit.dim = site.dim;
+  edit.keep = std::move(keep);
+  return edit;
+}
+
+} // namespace
+
+std::vector<Edit> heaviestShrinks(const MutationScope &scope) {
+  std::vector<Edit> out;
+  for (const ShrinkSite &site : shrinkSites(scope)) {
     absl::StatusOr<ShrinkWeb> web =
-        analyzeShrink(choice.op->getResult(choice.result), choice.dim);
+        analyzeShrink(site.op->getResult(site.result), site.dim);
+    if (!web.ok() || !web->allowsIndexList || web->weight.empty() ||
+        web->size < 4)
+      continue;
+    Selection keep = selectionFor(*web, Rule::Heaviest, 3, 0);
+    if (!keep.indices.empty() && keep.count() < web->size)
+      out.push_back(shrinkAt(scope, site, std::move(keep)));
+  }
+  return out;
+}
+
+absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
+  // Every site in random order; the first whose dimension narrows through
+  // everything that shares it is taken, so most draws give an edit (a
+  // dimension that reaches the function's results never does).
+  std::vector<ShrinkSite> sites = shrinkSites(scope);
+  std::shuffle(sites.begin(), sites.end(), rng);
+  constexpr size_t kMaxTries = 32;
+  for (size_t i = 0; i < sites.size() && i < kMaxTries; ++i) {
+    const ShrinkSite &site = sites[i];
+    absl::StatusOr<ShrinkWeb> web =
+        analyzeShrink(site.op->getResult(site.result), site.dim);
     if (!web.ok())
       continue;
-    edit.target = *scope.index.refOf(choice.op);
-    edit.result = static_cast<int>(choice.result);
-    edit.dim = choice.dim;
-    edit.keep = chooseSelection(*web, rng);
+    edit = shrinkAt(scope, site, chooseSelection(*web, rng));
     return absl::OkStatus();
   }
   return noCandidate("dimension that can shrink");
