@@ -57,8 +57,7 @@ evaluateWorkloadOnCuda(const WorkloadSpec &spec,
 
   SharedArguments shared;
   GEVO_RETURN_IF_ERROR(shared.copy(arguments));
-  int warmup = options.warmup >= 0 ? options.warmup : spec.warmup;
-  int repeats = options.repeats > 0 ? options.repeats : spec.repeats;
+  auto [warmup, repeats] = runCounts(options, spec);
   std::vector<HostTensor> results;
   for (int i = 0; i < warmup + repeats; ++i) {
     GEVO_ASSIGN_OR_RETURN(CudaTimedCall run,

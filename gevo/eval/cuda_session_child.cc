@@ -88,8 +88,9 @@ std::string EvaluationSession::runCudaInChild(mlir::ModuleOp variant,
     return absl::OkStatus();
   };
   RunSchedule schedule;
-  schedule.warmup = options.warmup >= 0 ? options.warmup : workload.warmup;
-  schedule.repeats = options.repeats > 0 ? options.repeats : workload.repeats;
+  RunCounts runs = runCounts(options, workload);
+  schedule.warmup = runs.warmup;
+  schedule.repeats = runs.repeats;
   schedule.interleavedPairs = request.interleavedPairs;
   if (std::optional<ScheduleFailure> failure = runSchedule(
           schedule,

@@ -108,8 +108,7 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
   report.lowerMs = compiled.lowerMs;
   report.codegenMs = compiled.codegenMs;
 
-  int warmup = options.warmup >= 0 ? options.warmup : spec.warmup;
-  int repeats = options.repeats > 0 ? options.repeats : spec.repeats;
+  auto [warmup, repeats] = runCounts(options, spec);
   std::vector<HostTensor> results;
   for (int i = 0; i < warmup + repeats; ++i) {
     auto start = std::chrono::steady_clock::now();

@@ -34,6 +34,18 @@ struct EvaluationOptions {
   std::string target = "cpu";
 };
 
+/// Untimed and timed runs per evaluation: the options' where they set them,
+/// else the workload's.
+struct RunCounts {
+  int warmup = 0;
+  int repeats = 0;
+};
+inline RunCounts runCounts(const EvaluationOptions &options,
+                           const WorkloadSpec &spec) {
+  return {options.warmup >= 0 ? options.warmup : spec.warmup,
+          options.repeats > 0 ? options.repeats : spec.repeats};
+}
+
 /// OK for "cpu" and "cuda"; otherwise InvalidArgument naming the flag.
 absl::Status checkTarget(const std::string &target);
 

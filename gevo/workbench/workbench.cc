@@ -84,9 +84,7 @@ SandboxLimits Workbench::limitsFor(const BatchRequest &request) const {
   // pairs as a plain one has repeats, and one limit more for slack.
   bool known = baselineMeasured || options.timeoutSeconds > 0;
   if (known && request.run.interleavedPairs > 0) {
-    const EvaluationOptions &evaluation = options.evaluation;
-    int warmup = evaluation.warmup >= 0 ? evaluation.warmup : spec().warmup;
-    int repeats = evaluation.repeats > 0 ? evaluation.repeats : spec().repeats;
+    auto [warmup, repeats] = runCounts(options.evaluation, spec());
     double runs = std::max(1.0, double(warmup + request.run.interleavedPairs) /
                                     std::max(1, warmup + repeats));
     seconds *= 2 * runs + 1;
@@ -106,9 +104,7 @@ absl::Status Workbench::measureBaseline() {
         absl::StrCat(spec().modulePath, ": the unmodified program fails (",
                      toString(baselineMeasurement.outcome),
                      "): ", baselineMeasurement.detail));
-  const EvaluationOptions &evaluation = options.evaluation;
-  int warmup = evaluation.warmup >= 0 ? evaluation.warmup : spec().warmup;
-  int repeats = evaluation.repeats > 0 ? evaluation.repeats : spec().repeats;
+  auto [warmup, repeats] = runCounts(options.evaluation, spec());
   const Measurement &m = baselineMeasurement;
   double totalSeconds =
       (m.lowerMs + m.codegenMs + (warmup + repeats) * m.medianRunMs) / 1000;
