@@ -12,9 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <cstdio>
-#include <ctime>
 #include <string>
-#include <sys/stat.h>
 
 #include "absl/strings/str_split.h"
 #include "gevo/eval/jit.h"
@@ -124,6 +122,12 @@ cl::opt<bool> pruneSeeds(
     cl::desc("NSGA-II's generation 0 starts with a shrink per prunable "
              "dimension keeping its heaviest 3/4 of units (default on)"),
     cl::init(gevo::SearchConfig().pruneSeeds), cl::cat(category));
+cl::opt<bool> rateSeeds(
+    "rate-seeds",
+    cl::desc("Where the module trains by gradient descent, NSGA-II's "
+             "generation 0 also starts with each learning rate doubled and "
+             "halved (default on)"),
+    cl::init(gevo::SearchConfig().rateSeeds), cl::cat(category));
 cl::opt<double> maxErrorIncrease(
     "max-error-increase",
     cl::desc("NSGA-II ranks a variant whose validation error exceeds the "
@@ -242,17 +246,7 @@ cl::opt<std::string> rankTimeout(
     cl::init("10s"), cl::cat(category));
 
 std::vector<std::string> splitList(const std::string &text) {
-  std::vector<std::string> out;
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty()))
-    out.emplace_back(item);
-  return out;
-}
-
-std::string defaultOutDir(const std::string &workloadName) {
-  char stamp[32];
-  std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
-  return gevo::resolveUserPath("gevo-runs/" + workloadName + "-" + stamp);
+  return absl::StrSplit(text, ',', absl::SkipEmpty());
 }
 
 } // namespace
@@ -305,6 +299,7 @@ int main(int argc, char **argv) {
     config.screen = screen;
     config.pairedRuns = pairedRuns;
     config.pruneSeeds = pruneSeeds;
+    config.rateSeeds = rateSeeds;
     config.maxErrorIncrease = maxErrorIncrease;
     config.initialEdits = initialEdits;
     config.maxRandomEdits = maxRandomEdits;
@@ -376,9 +371,8 @@ int main(int argc, char **argv) {
         gevo::loadWorkloadSpec(config.workloadPath);
     if (!spec.ok())
       return gevo::reportBadInput(std::string(spec.status().message()));
-    std::string runs = gevo::resolveUserPath("gevo-runs");
-    ::mkdir(runs.c_str(), 0755);
-    config.outDir = defaultOutDir(spec->name);
+    config.outDir = gevo::timestampedRunDirectory(
+        gevo::resolveUserPath("gevo-runs"), spec->name);
   }
   gevo::RemoteRunner *remote =
       mpi ? &mpi->begin(config.workloadPath, gevo::workbenchOptions(config),

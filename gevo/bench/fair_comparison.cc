@@ -30,6 +30,14 @@ double errorStandardError(double error, int64_t rows) {
   return std::sqrt(error * (1 - error) / static_cast<double>(rows));
 }
 
+int pointsInRegion(const std::vector<RatioPoint> &points,
+                   const Region &region) {
+  int count = 0;
+  for (const RatioPoint &p : points)
+    count += p.ratio < region.ratio && p.error < region.error;
+  return count;
+}
+
 bool beatsUnmodified(double runtimeMs, double error, double unmodifiedMs,
                      double unmodifiedError, const NoiseBand &band) {
   double ratio = unmodifiedMs > 0 ? runtimeMs / unmodifiedMs : 1;

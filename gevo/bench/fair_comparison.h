@@ -40,6 +40,9 @@ struct Region {
 double regionHypervolume(const std::vector<RatioPoint> &points,
                          const Region &region);
 
+/// How many of `points` lie strictly inside `region`.
+int pointsInRegion(const std::vector<RatioPoint> &points, const Region &region);
+
 /// How far apart two noisy measurements must be to count as different: run
 /// time by a ratio of `runtime` either way, validation error by more than
 /// `error`.

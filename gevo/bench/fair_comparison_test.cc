@@ -26,6 +26,12 @@ TEST(RegionHypervolumeTest, CountsOnlyTheAreaInsideTheRegion) {
   EXPECT_NEAR(two, 0.5 * 0.02 + 0.1 * 0.06, 1e-12);
 }
 
+TEST(RegionHypervolumeTest, PointsInRegionAreStrictlyInside) {
+  Region region{1.1, 0.10};
+  EXPECT_EQ(pointsInRegion({{0.6, 0.05}, {0.2, 0.9}, {1.5, 0.0}}, region), 1);
+  EXPECT_EQ(pointsInRegion({{1.1, 0.05}, {0.6, 0.10}}, region), 0);
+}
+
 TEST(BeatsUnmodifiedTest, NeedsMoreThanTheNoiseBand) {
   NoiseBand band{0.1, 0};
   EXPECT_TRUE(beatsUnmodified(8.5, 0.05, 10, 0.05, band));

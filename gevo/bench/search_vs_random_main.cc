@@ -10,12 +10,11 @@
 // hypervolume of each is computed from those measurements against one
 // reference point near the unmodified program (run-time ratio --ref-ratio,
 // its validation error + --ref-error): only variants a user could want
-// count. Also the evaluations each run needed until a variant first
-// dominated the unmodified program beyond noise (--band in run time,
-// --error-band in validation error): against the unmodified program's run
-// time measured in children of its own after both searches, and confirmed
-// by re-measuring the candidate interleaved with it. Prints a row per run
-// and the medians, and writes the figures as JSON (--json).
+// count. Also the evaluations each run needed until a variant first beat
+// the unmodified program beyond noise (--band, --error-band), measured in
+// children of its own after both searches and confirmed by re-measuring
+// the candidate interleaved with it. Prints a row per run and the medians,
+// and writes the figures as JSON (--json).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +28,7 @@
 #include "gevo/bench/figures.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/workload.h"
+#include "gevo/search/batch_evaluator.h"
 #include "gevo/search/search.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -84,6 +84,10 @@ cl::opt<bool> pruneSeeds("prune-seeds",
                                   "search's)"),
                          cl::init(gevo::SearchConfig().pruneSeeds),
                          cl::cat(category));
+cl::opt<bool>
+    rateSeeds("rate-seeds",
+              cl::desc("NSGA-II's --rate-seeds (default: the search's)"),
+              cl::init(gevo::SearchConfig().rateSeeds), cl::cat(category));
 cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
                      cl::init(0), cl::cat(category));
 cl::opt<double> refRatio(
@@ -138,7 +142,7 @@ struct Run {
   std::vector<std::vector<gevo::Edit>> front;
   std::string directory;
   double baselineMs = 0;
-  int64_t evaluations = 0;
+  int64_t evaluations = 0, remeasured = 0;
   std::vector<gevo::RatioPoint> points;
   double hypervolume = 0;
   int64_t toTarget = 0;
@@ -167,8 +171,7 @@ gevo::SearchConfig configFor(const std::string &workload, int algorithm,
                              int seed, size_t row) {
   gevo::SearchConfig config;
   config.workloadPath = workload;
-  for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
-    config.objectives.emplace_back(name);
+  config.objectives = absl::StrSplit(objectives.getValue(), ',');
   config.algorithm =
       algorithm == 0 ? gevo::Algorithm::Nsga2 : gevo::Algorithm::Random;
   config.population = population;
@@ -181,6 +184,7 @@ gevo::SearchConfig configFor(const std::string &workload, int algorithm,
   config.retuneRate = retuneRate;
   config.pairedRuns = pairedRuns;
   config.pruneSeeds = pruneSeeds;
+  config.rateSeeds = rateSeeds;
   config.frontRepeats = 1; // the bench re-measures the fronts itself
   config.frontChildren = 1;
   config.frontLimit = 0;
@@ -217,6 +221,8 @@ absl::Status writeFigures(const llvm::json::Array &rows,
       {"retune_rate", retuneRate.getValue()},
       {"paired_runs", pairedRuns.getValue()},
       {"prune_seeds", pruneSeeds.getValue()},
+      {"rate_seeds", rateSeeds.getValue()},
+      {"disturbed_factor", gevo::kDisturbedFactor},
       {"workloads", llvm::json::Array(summaries)},
       {"runs", llvm::json::Array(rows)}};
   return gevo::writeFigures(jsonPath, std::move(figures));
@@ -271,6 +277,7 @@ int main(int argc, char **argv) {
         runs[a].directory = config.outDir;
         runs[a].baselineMs = result->baseline.medianRunMs;
         runs[a].evaluations = result->counts.evaluations;
+        runs[a].remeasured = result->counts.remeasured;
       }
       gevo::ScreenSummary screen = gevo::summarizeScreen(runs[0].directory);
       // Both fronts in one batch, so the same moment's noise hits both.
@@ -335,10 +342,7 @@ int main(int argc, char **argv) {
       bool nsgaFewer = n > 0 && (r == 0 || n < r);
       fewer += nsgaFewer;
       auto inRegion = [&](const Run &run) {
-        int count = 0;
-        for (const gevo::RatioPoint &p : run.points)
-          count += p.ratio < region.ratio && p.error < region.error;
-        return count;
+        return gevo::pointsInRegion(run.points, region);
       };
       std::printf("%-20s %4d %10.6f %10.6f %7.3f %5d %5d %7lld %7lld\n",
                   name.c_str(), seed, runs[0].hypervolume, runs[1].hypervolume,
@@ -357,6 +361,8 @@ int main(int argc, char **argv) {
           {"front_random", int64_t(runs[1].front.size())},
           {"evaluations_nsga2", runs[0].evaluations},
           {"evaluations_random", runs[1].evaluations},
+          {"remeasured_nsga2", runs[0].remeasured},
+          {"remeasured_random", runs[1].remeasured},
           {"to_target_nsga2", n},
           {"to_target_random", r},
           {"to_target_search_nsga2", runs[0].toTargetSearch},

@@ -84,6 +84,15 @@ absl::StatusOr<Edit> retuneEdit(mlir::ModuleOp module, const Edit &edit,
 std::vector<Edit> pruningSeeds(mlir::ModuleOp module,
                                const MutationOptions &options);
 
+/// Where a training search can start: for every step size of a gradient
+/// descent written out in the IR (a non-zero float constant used only as
+/// the factor of steps subtracted from what they update, `w - lr * g`), that
+/// the filters allow, one edit doubling it and one halving it: the learning
+/// rate sweep an ML engineer tries first. Each verified on a clone; none when
+/// Constant is not among `options.kinds`.
+std::vector<Edit> learningRateSeeds(mlir::ModuleOp module,
+                                    const MutationOptions &options);
+
 } // namespace gevo
 
 #endif // GEVO_IR_MUTATION_H

@@ -88,8 +88,10 @@ struct AlgorithmSettings {
   /// Candidates bred per child slot, of which a surrogate (surrogate.h)
   /// picks the one to run; 1: every child bred is run.
   int screen = 1;
-  /// Generation 0 starts with Variation::pruningLists() (at most half of
-  /// it, one per variant) before random lists.
+  /// Generation 0 starts with Variation::seedLists() (at most half of it,
+  /// one per variant) before random lists: learning-rate sweeps when
+  /// `rateSeeds`, magnitude pruning when `pruneSeeds`.
+  bool rateSeeds = false;
   bool pruneSeeds = false;
 };
 

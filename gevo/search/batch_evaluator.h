@@ -6,7 +6,8 @@
 // and its measurement, and keeps the counts the checkpoint and progress line
 // show. With paired runs each variant is timed against the unmodified
 // program in its own child, and its run time is put on the scale of the
-// unmodified program's start-of-run measurement.
+// unmodified program's start-of-run measurement; a child whose unmodified
+// side was disturbed is run again.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_BATCH_EVALUATOR_H
@@ -26,12 +27,28 @@ namespace gevo {
 /// has no ratio (a cached plain measurement, the unmodified program's).
 Measurement onReferenceScale(Measurement m, double referenceMs);
 
+/// How much slower than the start-of-run reference a paired child's
+/// unmodified side may read before the child counts as disturbed: a
+/// machine-wide slowdown slows both sides alike, but now and then only the
+/// unmodified side runs slow (an interrupt, a page reclaim at the wrong
+/// moment), which flatters the variant's ratio by the same factor.
+constexpr double kDisturbedFactor = 1.5;
+
+/// Whether `m`, a paired measurement, had its unmodified side read more than
+/// `factor` times `referenceMs`.
+bool disturbedPair(const Measurement &m, double referenceMs,
+                   double factor = kDisturbedFactor);
+
 class BatchEvaluator {
 public:
   /// `pairedRuns` > 0: each variant runs that many pairs interleaved with
-  /// the unmodified program (SearchConfig::pairedRuns).
-  explicit BatchEvaluator(Workbench &bench, int pairedRuns = 0)
-      : bench(bench), pairedRuns(pairedRuns) {}
+  /// the unmodified program (SearchConfig::pairedRuns); a child whose
+  /// unmodified side reads over `disturbedFactor` times the reference runs
+  /// again.
+  explicit BatchEvaluator(Workbench &bench, int pairedRuns = 0,
+                          double disturbedFactor = kDisturbedFactor)
+      : bench(bench), pairedRuns(pairedRuns), disturbedFactor(disturbedFactor) {
+  }
 
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
@@ -41,8 +58,16 @@ public:
   EvaluationCounts counts;
 
 private:
+  /// Runs each disturbed paired child of `measured` once more in a child of
+  /// its own and keeps that reading when it failed or its unmodified side
+  /// ran steadier (the cache keeps what is kept), so that a variant does not
+  /// enter the archive on a slow unmodified side.
+  void remeasureDisturbed(std::vector<MeasuredVariant> &measured,
+                          BatchRequest request);
+
   Workbench &bench;
   int pairedRuns;
+  double disturbedFactor;
 };
 
 } // namespace gevo

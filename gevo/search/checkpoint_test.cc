@@ -16,6 +16,7 @@ TEST(CheckpointTest, CheckpointRoundTrips) {
   c.elapsedSeconds = 12.5;
   c.counts.evaluations = 40;
   c.counts.cacheHits = 3;
+  c.counts.remeasured = 6;
   c.counts.outcomes[Outcome::Crash] = 2;
   Individual individual;
   absl::StatusOr<Edit> edit =
@@ -38,6 +39,8 @@ TEST(CheckpointTest, CheckpointRoundTrips) {
   EXPECT_EQ(back->generation, 7);
   EXPECT_EQ(back->rngState, "1 2 3");
   EXPECT_EQ(back->counts.evaluations, 40);
+  EXPECT_EQ(back->counts.cacheHits, 3);
+  EXPECT_EQ(back->counts.remeasured, 6);
   EXPECT_EQ(back->counts.outcomes[Outcome::Crash], 2);
   ASSERT_EQ(back->population.size(), 1u);
   EXPECT_EQ(back->population[0].edits, individual.edits);

@@ -35,6 +35,9 @@ struct Individual {
 struct EvaluationCounts {
   int64_t evaluations = 0; // children run
   int64_t cacheHits = 0;
+  /// Paired children run again because their unmodified side was disturbed
+  /// (BatchEvaluator); not among `evaluations`.
+  int64_t remeasured = 0;
   std::map<Outcome, int64_t> outcomes; // over every individual measured
 };
 

@@ -15,6 +15,7 @@ AlgorithmSettings algorithmSettings(const SearchConfig &config) {
   settings.removeRate = config.removeRate;
   settings.retuneRate = config.retuneRate;
   settings.pruneSeeds = config.pruneSeeds;
+  settings.rateSeeds = config.rateSeeds;
   settings.immigrantRate = config.immigrantRate;
   settings.initialEdits = config.initialEdits;
   settings.maxRandomEdits = config.maxRandomEdits;

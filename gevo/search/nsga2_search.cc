@@ -81,16 +81,16 @@ Nsga2Search::initialPopulation(const EvaluateBatch &evaluate) {
   const AlgorithmSettings &config = context.settings;
   std::vector<Individual> population(config.population);
   size_t seeded = 0;
-  if (config.pruneSeeds)
-    for (std::vector<Edit> &list : context.variation.pruningLists()) {
-      if (seeded >= population.size() / 2)
-        break;
-      // Several ops reach one dimension: one list per variant.
-      if (context.isNew && !context.isNew(list))
-        continue;
-      population[seeded].newestKind = list.back().kind;
-      population[seeded++].edits = std::move(list);
-    }
+  for (std::vector<Edit> &list :
+       context.variation.seedLists(config.rateSeeds, config.pruneSeeds)) {
+    if (seeded >= population.size() / 2)
+      break;
+    // Several ops reach one dimension: one list per variant.
+    if (context.isNew && !context.isNew(list))
+      continue;
+    population[seeded].newestKind = list.back().kind;
+    population[seeded++].edits = std::move(list);
+  }
   for (size_t i = seeded; i < population.size(); ++i)
     population[i] = drawIndividual(context, config.initialEdits);
   evaluate(population, 0);

@@ -272,6 +272,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"generations_done", state.generation},
       {"evaluations", evaluator ? evaluator->counts.evaluations : 0},
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
+      {"remeasured", evaluator ? evaluator->counts.remeasured : 0},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
   object["baseline"] =

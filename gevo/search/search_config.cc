@@ -131,6 +131,7 @@ llvm::json::Value toJson(const SearchConfig &c) {
       {"screen", c.screen},
       {"paired_runs", c.pairedRuns},
       {"prune_seeds", c.pruneSeeds},
+      {"rate_seeds", c.rateSeeds},
       {"initial_edits", c.initialEdits},
       {"max_random_edits", c.maxRandomEdits},
       {"seed", static_cast<int64_t>(c.seed)},
@@ -190,6 +191,8 @@ absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
   integer("paired_runs", c.pairedRuns);
   if (auto v = o->getBoolean("prune_seeds"))
     c.pruneSeeds = *v;
+  if (auto v = o->getBoolean("rate_seeds"))
+    c.rateSeeds = *v;
   integer("initial_edits", c.initialEdits);
   integer("max_random_edits", c.maxRandomEdits);
   integer("seed", c.seed);

@@ -73,6 +73,12 @@ struct SearchConfig {
   /// prunable dimension keeping the heaviest three quarters of its units
   /// (pruningSeeds() in gevo/ir/mutation.h), at most half the population.
   bool pruneSeeds = true;
+  /// NSGA-II's generation 0 starts with the learning rate doubled and halved
+  /// where the module trains by gradient descent (learningRateSeeds() in
+  /// gevo/ir/mutation.h), before the pruning seeds. Chosen on seeds 1-5 of
+  /// training (bench-results/search_vs_random_rate_train.json), checked on
+  /// seeds 16-20 of both workloads (BENCHMARKS.md §2).
+  bool rateSeeds = true;
   /// Initial lists hold 1..initialEdits edits; random search draws lists of
   /// 1..maxRandomEdits.
   int initialEdits = 4;

@@ -2,6 +2,7 @@
 
 #include "gevo/search/search_outputs.h"
 
+#include <ctime>
 #include <fstream>
 #include <limits>
 
@@ -14,6 +15,7 @@
 #include "gevo/workbench/run_directory.h"
 #include "replay/patch.h"
 #include "llvm/Support/JSON.h"
+#include <sys/stat.h>
 
 namespace gevo {
 namespace {
@@ -306,6 +308,15 @@ absl::Status appendScreenRow(const std::string &path,
   if (!out)
     return absl::InternalError(absl::StrCat(path, ": cannot write"));
   return absl::OkStatus();
+}
+
+std::string timestampedRunDirectory(const std::string &root,
+                                    const std::string &name) {
+  ::mkdir(root.c_str(), 0755);
+  char stamp[32];
+  std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
+  return root + "/" + name + "-" + stamp;
 }
 
 } // namespace gevo

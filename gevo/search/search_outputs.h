@@ -39,6 +39,11 @@ absl::Status appendScreenRow(const std::string &path,
                              const std::vector<std::string> &objectives,
                              const ScreenReport &screen);
 
+/// `root`/`name`-YYYYmmdd-HHMMSS, the directory a run writes when the user
+/// names none; creates `root` when missing.
+std::string timestampedRunDirectory(const std::string &root,
+                                    const std::string &name);
+
 /// What a person reads at the end: counts, the front, and how to replay.
 std::string summarize(const SearchResult &result);
 

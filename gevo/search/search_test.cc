@@ -2,7 +2,7 @@
 //
 // Small searches on the digits prediction workload with deterministic
 // objectives (static cost, error), so that fronts can be compared exactly,
-// and one with paired run times.
+// one with paired run times, and the training workload's seeds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/batch_evaluator.h"
+#include "gevo/search/checkpoint.h"
 #include "gevo/support/csv.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/workbench/run_directory.h"
@@ -204,6 +205,41 @@ TEST(SearchTest, PruneSeedsStartGenerationZeroWithOneShrinkPerLayer) {
   EXPECT_NE(history.rows[0][key], history.rows[1][key]);
 }
 
+TEST(SearchTest, RateSeedsStartATrainingSearchWithTheRateDoubledAndHalved) {
+  SearchConfig config = smallConfig(scratch("rates"), 2, 0);
+  config.workloadPath = findRunfile("testdata/digits_mlp_train");
+  config.rateSeeds = true;
+  config.pruneSeeds = false;
+  absl::StatusOr<SearchResult> result = runSearch(config, false, nullptr);
+  ASSERT_TRUE(result.ok()) << result.status();
+  absl::StatusOr<SearchConfig> reloaded = loadRunConfig(config.outDir);
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_TRUE(reloaded->rateSeeds);
+  // The SGD loop's one learning rate (0.01), doubled and halved, leads
+  // generation 0; the doubled rate trains a better model in the same
+  // five epochs.
+  RunDirectory run(config.outDir);
+  CsvTable history = run.readHistory();
+  size_t kinds = history.column("kinds"), error = history.column("error"),
+         key = history.column("key");
+  ASSERT_GE(history.rows.size(), 3u);
+  absl::StatusOr<std::string> text = run.readCheckpoint();
+  ASSERT_TRUE(text.ok()) << text.status();
+  absl::StatusOr<Checkpoint> checkpoint = parseCheckpoint(*text, "checkpoint");
+  ASSERT_TRUE(checkpoint.ok()) << checkpoint.status();
+  std::vector<std::string> literals;
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(history.rows[i][kinds], "constant");
+    for (const Individual &individual : checkpoint->archive)
+      if (individual.key == history.rows[i][key] &&
+          individual.edits.size() == 1)
+        literals.push_back(individual.edits[0].literal);
+  }
+  EXPECT_EQ(literals, (std::vector<std::string>{"0.02", "0.005"}));
+  EXPECT_LT(std::atof(history.rows[0][error].c_str()),
+            result->baseline.error());
+}
+
 TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
   absl::StatusOr<WorkloadSpec> spec =
       loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
@@ -255,6 +291,58 @@ TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
             batch[1].measurement.validation.correct);
   EXPECT_NE(batch[0].measurement.validation.correct,
             batch[2].measurement.validation.correct);
+}
+
+TEST(SearchTest, DisturbedPairedChildrenRunAgainAndTheCacheKeepsTheReading) {
+  auto paired = [](double ratio, double unmodifiedMs) {
+    Measurement m;
+    m.runtimeRatio = ratio;
+    m.baselineMedianRunMs = unmodifiedMs;
+    return m;
+  };
+  // Beside a 2 ms reference, the unmodified side may read up to 3 ms.
+  EXPECT_TRUE(disturbedPair(paired(0.5, 3.1), 2.0));
+  EXPECT_FALSE(disturbedPair(paired(0.5, 2.9), 2.0));
+  EXPECT_FALSE(disturbedPair(paired(0, 9), 2.0)); // a plain reading
+
+  absl::StatusOr<WorkloadSpec> spec =
+      loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  WorkbenchOptions options;
+  options.evaluation.warmup = 0;
+  options.evaluation.repeats = 1;
+  options.workers = 2;
+  options.timeoutSeconds = 30;
+  auto bench = Workbench::create(*spec, options);
+  ASSERT_TRUE(bench.ok()) << bench.status();
+  ASSERT_TRUE((*bench)->measureBaseline().ok());
+  AddressIndex index((*bench)->unmodified());
+  mlir::Operation *lr = nullptr;
+  for (mlir::Operation *op : index.ops())
+    if (!lr && index.refOf(op)->opName == "arith.constant")
+      lr = op;
+  ASSERT_NE(lr, nullptr);
+  Edit up{EditKind::Constant, *index.refOf(lr), {}, "0.02", {}};
+
+  // Factor 0: every paired child counts as disturbed and runs once more;
+  // equal variants share what is kept, and so does the cache.
+  BatchEvaluator evaluator(**bench, 2, 0);
+  std::vector<Individual> batch(3);
+  batch[1].edits = {up};
+  batch[2].edits = {up};
+  evaluator.evaluate(batch);
+  EXPECT_EQ(evaluator.counts.evaluations, 2);
+  EXPECT_EQ(evaluator.counts.remeasured, 2);
+  EXPECT_EQ(evaluator.counts.outcomes[Outcome::Ok], 3);
+  for (const Individual &individual : batch) {
+    ASSERT_TRUE(individual.feasible()) << individual.measurement.detail;
+    std::optional<Measurement> cached = (*bench)->cache().find(individual.key);
+    ASSERT_TRUE(cached.has_value());
+    EXPECT_EQ(cached->runtimeRatio, individual.measurement.runtimeRatio);
+    EXPECT_EQ(cached->baselineMedianRunMs,
+              individual.measurement.baselineMedianRunMs);
+  }
+  EXPECT_EQ(batch[1].measurement.runMs, batch[2].measurement.runMs);
 }
 
 } // namespace

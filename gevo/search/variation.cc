@@ -88,10 +88,15 @@ Variation::retune(const std::vector<Edit> &edits, std::mt19937_64 &rng) const {
   return build(out).edits;
 }
 
-std::vector<std::vector<Edit>> Variation::pruningLists() const {
+std::vector<std::vector<Edit>> Variation::seedLists(bool rates,
+                                                    bool pruning) const {
   std::vector<std::vector<Edit>> lists;
-  for (Edit &edit : pruningSeeds(currentBaseline(), options))
-    lists.push_back({std::move(edit)});
+  if (rates)
+    for (Edit &edit : learningRateSeeds(currentBaseline(), options))
+      lists.push_back({std::move(edit)});
+  if (pruning)
+    for (Edit &edit : pruningSeeds(currentBaseline(), options))
+      lists.push_back({std::move(edit)});
   return lists;
 }
 

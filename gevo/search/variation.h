@@ -63,8 +63,9 @@ public:
   std::optional<std::vector<Edit>> retune(const std::vector<Edit> &edits,
                                           std::mt19937_64 &rng) const;
 
-  /// pruningSeeds() of the baseline, each a list of its own.
-  std::vector<std::vector<Edit>> pruningLists() const;
+  /// learningRateSeeds() (when `rates`) then pruningSeeds() (when
+  /// `pruning`) of the baseline, each a list of its own.
+  std::vector<std::vector<Edit>> seedLists(bool rates, bool pruning) const;
 
   const MutationOptions &mutationOptions() const { return options; }
 
