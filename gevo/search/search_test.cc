@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
@@ -240,41 +242,55 @@ TEST(SearchTest, RateSeedsStartATrainingSearchWithTheRateDoubledAndHalved) {
             result->baseline.error());
 }
 
-TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
+/// A workbench on the training workload, one timed run per variant and no
+/// warm-up; null (and a test failure) when it cannot start.
+std::unique_ptr<Workbench> trainingBench() {
   absl::StatusOr<WorkloadSpec> spec =
       loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
-  ASSERT_TRUE(spec.ok()) << spec.status();
+  if (!spec.ok()) {
+    ADD_FAILURE() << spec.status();
+    return nullptr;
+  }
   WorkbenchOptions options;
   options.evaluation.warmup = 0;
   options.evaluation.repeats = 1;
   options.workers = 2;
   options.timeoutSeconds = 30;
-  auto bench = Workbench::create(*spec, options);
-  ASSERT_TRUE(bench.ok()) << bench.status();
-  mlir::ModuleOp baseline = (*bench)->unmodified();
+  absl::StatusOr<std::unique_ptr<Workbench>> bench =
+      Workbench::create(*spec, options);
+  if (!bench.ok()) {
+    ADD_FAILURE() << bench.status();
+    return nullptr;
+  }
+  return std::move(*bench);
+}
+
+/// The first arith.constant of `module`: the training loop's learning rate.
+std::optional<OpRef> firstConstant(mlir::ModuleOp module) {
+  AddressIndex index(module);
+  for (mlir::Operation *op : index.ops())
+    if (index.refOf(op)->opName == "arith.constant")
+      return *index.refOf(op);
+  return std::nullopt;
+}
+
+TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
+  std::unique_ptr<Workbench> bench = trainingBench();
+  ASSERT_NE(bench, nullptr);
+  mlir::ModuleOp baseline = bench->unmodified();
 
   // The learning rate set to 0.5 and back to 0.01: the same program as
   // the unmodified one, by another edit list.
-  AddressIndex index(baseline);
-  mlir::Operation *lr = nullptr;
-  for (mlir::Operation *op : index.ops())
-    if (!lr && index.refOf(op)->opName == "arith.constant")
-      lr = op;
-  ASSERT_NE(lr, nullptr);
-  Edit up{EditKind::Constant, *index.refOf(lr), {}, "0.5", {}};
+  std::optional<OpRef> lr = firstConstant(baseline);
+  ASSERT_TRUE(lr.has_value());
+  Edit up{EditKind::Constant, *lr, {}, "0.5", {}};
   mlir::OwningOpRef<mlir::ModuleOp> changed(baseline.clone());
   ASSERT_TRUE(applyEdit(*changed, up).ok());
-  AddressIndex changedIndex(*changed);
-  OpRef changedLr = *changedIndex.refOf(
-      changedIndex.ops()[index.ops().size() - index.ops().size()]);
-  for (mlir::Operation *op : changedIndex.ops())
-    if (changedIndex.refOf(op)->opName == "arith.constant") {
-      changedLr = *changedIndex.refOf(op);
-      break;
-    }
-  Edit back{EditKind::Constant, changedLr, {}, "0.01", {}};
+  std::optional<OpRef> changedLr = firstConstant(*changed);
+  ASSERT_TRUE(changedLr.has_value());
+  Edit back{EditKind::Constant, *changedLr, {}, "0.01", {}};
 
-  BatchEvaluator evaluator(**bench);
+  BatchEvaluator evaluator(*bench);
   std::vector<Individual> batch(4);
   batch[1].edits = {up, back};
   batch[2].edits = {up};
@@ -305,28 +321,16 @@ TEST(SearchTest, DisturbedPairedChildrenRunAgainAndTheCacheKeepsTheReading) {
   EXPECT_FALSE(disturbedPair(paired(0.5, 2.9), 2.0));
   EXPECT_FALSE(disturbedPair(paired(0, 9), 2.0)); // a plain reading
 
-  absl::StatusOr<WorkloadSpec> spec =
-      loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
-  ASSERT_TRUE(spec.ok()) << spec.status();
-  WorkbenchOptions options;
-  options.evaluation.warmup = 0;
-  options.evaluation.repeats = 1;
-  options.workers = 2;
-  options.timeoutSeconds = 30;
-  auto bench = Workbench::create(*spec, options);
-  ASSERT_TRUE(bench.ok()) << bench.status();
-  ASSERT_TRUE((*bench)->measureBaseline().ok());
-  AddressIndex index((*bench)->unmodified());
-  mlir::Operation *lr = nullptr;
-  for (mlir::Operation *op : index.ops())
-    if (!lr && index.refOf(op)->opName == "arith.constant")
-      lr = op;
-  ASSERT_NE(lr, nullptr);
-  Edit up{EditKind::Constant, *index.refOf(lr), {}, "0.02", {}};
+  std::unique_ptr<Workbench> bench = trainingBench();
+  ASSERT_NE(bench, nullptr);
+  ASSERT_TRUE(bench->measureBaseline().ok());
+  std::optional<OpRef> lr = firstConstant(bench->unmodified());
+  ASSERT_TRUE(lr.has_value());
+  Edit up{EditKind::Constant, *lr, {}, "0.02", {}};
 
   // Factor 0: every paired child counts as disturbed and runs once more;
   // equal variants share what is kept, and so does the cache.
-  BatchEvaluator evaluator(**bench, 2, 0);
+  BatchEvaluator evaluator(*bench, 2, 0);
   std::vector<Individual> batch(3);
   batch[1].edits = {up};
   batch[2].edits = {up};
@@ -336,7 +340,7 @@ TEST(SearchTest, DisturbedPairedChildrenRunAgainAndTheCacheKeepsTheReading) {
   EXPECT_EQ(evaluator.counts.outcomes[Outcome::Ok], 3);
   for (const Individual &individual : batch) {
     ASSERT_TRUE(individual.feasible()) << individual.measurement.detail;
-    std::optional<Measurement> cached = (*bench)->cache().find(individual.key);
+    std::optional<Measurement> cached = bench->cache().find(individual.key);
     ASSERT_TRUE(cached.has_value());
     EXPECT_EQ(cached->runtimeRatio, individual.measurement.runtimeRatio);
     EXPECT_EQ(cached->baselineMedianRunMs,
