@@ -69,15 +69,17 @@ std::vector<Edit> learningRateSeeds(mlir::ModuleOp module,
   AddressIndex index(module);
   for (mlir::Operation *op :
        candidates(index, options, [](mlir::Operation *op) {
-         return stepSize(op).has_value();
+         return llvm::isa<mlir::arith::ConstantOp>(op);
        })) {
-    double rate = *stepSize(op);
+    std::optional<double> rate = stepSize(op);
+    if (!rate)
+      continue;
     auto type = llvm::cast<mlir::FloatType>(op->getResult(0).getType());
     for (double factor : {2.0, 0.5}) {
       Edit edit;
       edit.kind = EditKind::Constant;
       edit.target = *index.refOf(op);
-      edit.literal = shortestLiteral(rate * factor, type);
+      edit.literal = shortestLiteral(*rate * factor, type);
       mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
       if (applyEdit(*check, edit).ok())
         seeds.push_back(std::move(edit));
