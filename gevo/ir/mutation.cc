@@ -101,20 +101,29 @@ absl::StatusOr<Edit> retuneEdit(mlir::ModuleOp module, const Edit &edit,
   return moved;
 }
 
-std::vector<Edit> pruningSeeds(mlir::ModuleOp module,
-                               const MutationOptions &options) {
+bool allowsKind(const MutationOptions &options, EditKind kind) {
+  return std::find(options.kinds.begin(), options.kinds.end(), kind) !=
+         options.kinds.end();
+}
+
+std::vector<Edit> applicableSeeds(mlir::ModuleOp module,
+                                  std::vector<Edit> proposed) {
   std::vector<Edit> seeds;
-  if (std::find(options.kinds.begin(), options.kinds.end(), EditKind::Shrink) ==
-      options.kinds.end())
-    return seeds;
-  AddressIndex index(module);
-  MutationScope scope{module, index, options};
-  for (Edit &edit : heaviestShrinks(scope)) {
+  for (Edit &edit : proposed) {
     mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
     if (applyEdit(*check, edit).ok())
       seeds.push_back(std::move(edit));
   }
   return seeds;
+}
+
+std::vector<Edit> pruningSeeds(mlir::ModuleOp module,
+                               const MutationOptions &options) {
+  if (!allowsKind(options, EditKind::Shrink))
+    return {};
+  AddressIndex index(module);
+  MutationScope scope{module, index, options};
+  return applicableSeeds(module, heaviestShrinks(scope));
 }
 
 bool passesFilters(const OpRef &ref, const MutationOptions &options) {

@@ -110,6 +110,12 @@ absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit);
 /// Moves `edit`, a Shrink on the scope's module, to a neighbouring selection
 /// of the same dimension (shrink_operator.cc).
 absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit);
+/// Whether the user's operators (`options.kinds`) include `kind`.
+bool allowsKind(const MutationOptions &options, EditKind kind);
+/// The edits of `proposed` that apply to a clone of `module` and verify, in
+/// order: what a search may start from.
+std::vector<Edit> applicableSeeds(mlir::ModuleOp module,
+                                  std::vector<Edit> proposed);
 /// pruningSeeds() before verification: one heaviest-three-quarters shrink
 /// per (op, result, dimension) that can narrow and has weights.
 std::vector<Edit> heaviestShrinks(const MutationScope &scope);

@@ -6,13 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <string>
 
 #include "absl/strings/str_format.h"
-#include "gevo/ir/apply_edit.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/mutation_support.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -62,10 +60,9 @@ std::optional<double> stepSize(mlir::Operation *op) {
 
 std::vector<Edit> learningRateSeeds(mlir::ModuleOp module,
                                     const MutationOptions &options) {
-  std::vector<Edit> seeds;
-  if (std::find(options.kinds.begin(), options.kinds.end(),
-                EditKind::Constant) == options.kinds.end())
-    return seeds;
+  if (!allowsKind(options, EditKind::Constant))
+    return {};
+  std::vector<Edit> proposed;
   AddressIndex index(module);
   for (mlir::Operation *op :
        candidates(index, options, [](mlir::Operation *op) {
@@ -80,12 +77,10 @@ std::vector<Edit> learningRateSeeds(mlir::ModuleOp module,
       edit.kind = EditKind::Constant;
       edit.target = *index.refOf(op);
       edit.literal = shortestLiteral(*rate * factor, type);
-      mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
-      if (applyEdit(*check, edit).ok())
-        seeds.push_back(std::move(edit));
+      proposed.push_back(std::move(edit));
     }
   }
-  return seeds;
+  return applicableSeeds(module, std::move(proposed));
 }
 
 } // namespace gevo
