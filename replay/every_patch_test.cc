@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <filesystem>
+#include <fnmatch.h>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -35,6 +36,49 @@ std::vector<std::string> patchPaths, modelPaths;
 bool endsWith(const std::string &text, const std::string &suffix) {
   return text.size() >= suffix.size() &&
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The patterns of an ignore file (.gitignore or .bazelignore): one per line,
+/// comments and blank lines left out, a trailing '/' dropped.
+std::vector<std::string> ignorePatterns(const std::filesystem::path &file) {
+  std::vector<std::string> patterns;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    if (line.back() == '/')
+      line.pop_back();
+    patterns.push_back(line);
+  }
+  return patterns;
+}
+
+/// Whether a path of the checkout (`relative`, its last part `name`) is one
+/// the patterns ignore, as git reads them: a pattern with a '/' matches the
+/// path from the root (a leading '/' only anchors it), one without matches
+/// the name at any depth; '*' and '?' are wildcards.
+bool isIgnored(const std::vector<std::string> &patterns,
+               const std::string &relative, const std::string &name) {
+  for (const std::string &pattern : patterns) {
+    bool anchored = pattern.find('/') != std::string::npos;
+    std::string glob = pattern[0] == '/' ? pattern.substr(1) : pattern;
+    if (fnmatch(glob.c_str(), (anchored ? relative : name).c_str(),
+                FNM_PATHNAME) == 0)
+      return true;
+  }
+  return false;
+}
+
+TEST(EveryPatchTest, IgnoredPathsFollowGitsRules) {
+  std::vector<std::string> patterns = {"/bazel-*", "gevo-runs",
+                                       "bench-results/minimizer-run*"};
+  EXPECT_TRUE(isIgnored(patterns, "bazel-bin", "bazel-bin"));
+  EXPECT_FALSE(isIgnored(patterns, "replay/bazel-x", "bazel-x"));
+  EXPECT_TRUE(isIgnored(patterns, "gevo-runs", "gevo-runs"));
+  EXPECT_TRUE(isIgnored(patterns, "sub/gevo-runs", "gevo-runs"));
+  EXPECT_TRUE(isIgnored(patterns, "bench-results/minimizer-run3",
+                        "minimizer-run3"));
+  EXPECT_FALSE(isIgnored(patterns, "bench-results/front", "front"));
 }
 
 TEST(EveryPatchTest, ParsesPrintsByteForByteAndReplays) {
@@ -94,26 +138,24 @@ TEST(EveryPatchTest, BuildListsEveryPatchInTheCheckout) {
     root = root.parent_path();
   std::set<std::string> listed(patchPaths.begin(), patchPaths.end());
   // Directories Bazel ignores are other workspaces (examples/client), whose
-  // own tests replay their patches.
-  std::set<std::string> ignored;
-  std::ifstream bazelIgnore(root / ".bazelignore");
-  for (std::string line; std::getline(bazelIgnore, line);)
-    if (!line.empty() && line[0] != '#')
-      ignored.insert(line);
+  // own tests replay their patches; directories git ignores hold what a
+  // user's runs leave in the checkout (gevo-runs/), which is not ours.
+  std::vector<std::string> ignored = ignorePatterns(root / ".bazelignore");
+  for (std::string &pattern : ignorePatterns(root / ".gitignore"))
+    ignored.push_back(std::move(pattern));
   int seen = 0;
   for (auto it = std::filesystem::recursive_directory_iterator(root);
        it != std::filesystem::recursive_directory_iterator(); ++it) {
     std::string name = it->path().filename().string();
-    if (it->is_directory() &&
-        (name.rfind("bazel-", 0) == 0 || name == ".git" ||
-         ignored.count(std::filesystem::relative(it->path(), root).string()))) {
-      it.disable_recursion_pending();
+    std::string relative = std::filesystem::relative(it->path(), root).string();
+    if (name == ".git" || isIgnored(ignored, relative, name)) {
+      if (it->is_directory())
+        it.disable_recursion_pending();
       continue;
     }
     if (!it->is_regular_file() || !endsWith(name, ".gevo"))
       continue;
     ++seen;
-    std::string relative = std::filesystem::relative(it->path(), root).string();
     EXPECT_TRUE(listed.count(relative))
         << relative << " is not listed in //replay:every_patch_test";
   }
