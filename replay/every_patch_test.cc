@@ -76,8 +76,8 @@ TEST(EveryPatchTest, IgnoredPathsFollowGitsRules) {
   EXPECT_FALSE(isIgnored(patterns, "replay/bazel-x", "bazel-x"));
   EXPECT_TRUE(isIgnored(patterns, "gevo-runs", "gevo-runs"));
   EXPECT_TRUE(isIgnored(patterns, "sub/gevo-runs", "gevo-runs"));
-  EXPECT_TRUE(isIgnored(patterns, "bench-results/minimizer-run3",
-                        "minimizer-run3"));
+  EXPECT_TRUE(
+      isIgnored(patterns, "bench-results/minimizer-run3", "minimizer-run3"));
   EXPECT_FALSE(isIgnored(patterns, "bench-results/front", "front"));
 }
 
