@@ -23,6 +23,9 @@ packages=(
   clang-22 # //replay/fuzz:fuzz_ci_test builds the fuzzer with --config=fuzz
   libfuzzer-22-dev
   libclang-rt-22-dev # the fuzz build's AddressSanitizer headers and runtime (clang-22 does not pull it in)
+  libonnx-dev # the ONNX importer (gevo/frontend): ONNX's C++ protobuf classes
+  libprotobuf-dev
+  libonnx-testdata # the ONNX backend test suite the importer is checked against
 )
 
 missing=()
