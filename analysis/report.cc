@@ -60,13 +60,11 @@ const char *kStyle =
 
 } // namespace
 
-std::string escapeHtml(const std::string &text) {
-  return absl::StrReplaceAll(
-      text, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}});
-}
+namespace {
 
-std::string toHtml(const AnalysisReport &r) {
-  std::string h = absl::StrCat(
+/// The page's head, the run's summary and the scatter plot.
+std::string htmlHeader(const AnalysisReport &r) {
+  return absl::StrCat(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
       "<title>gevo-ml analysis: ",
       escapeHtml(r.workload), "</title><style>", kStyle,
@@ -82,58 +80,76 @@ std::string toHtml(const AnalysisReport &r) {
       "<h2>Every evaluated variant</h2>\n<p>Grey: evaluated; red: the Pareto "
       "front; black square: the unmodified program.</p>\n",
       scatterSvg(r), "\n");
-  for (const VariantFinding &v : r.variants) {
-    absl::StrAppend(&h, "<h2>", escapeHtml(v.name), "</h2>\n");
-    if (!v.error.empty()) {
-      absl::StrAppend(&h, "<p class=\"no\">Not analysed: ", escapeHtml(v.error),
-                      "</p>\n");
-      continue;
-    }
+}
+
+/// What was kept of the variant and whether its gain survives the other
+/// pipeline.
+std::string variantSummaryHtml(const VariantFinding &v,
+                               const Measurement &baseline) {
+  std::string h = absl::StrFormat(
+      "<p>%d of %d edits kept (minimiser %s: %d subsets tested, %d "
+      "evaluated); minimal patch <code>%s</code>: validation accuracy "
+      "%s (unmodified %s), run x%.3f of the unmodified program.</p>\n",
+      v.edits.size(), v.originalEdits, escapeHtml(v.minimizer), v.tests,
+      v.evaluations, escapeHtml(v.minimizedPath),
+      pct(v.minimal.validation.accuracy()), pct(baseline.validation.accuracy()),
+      v.minimal.runtimeRatio);
+  if (v.optimized.checked)
     absl::StrAppend(
-        &h,
-        absl::StrFormat(
-            "<p>%d of %d edits kept (minimiser %s: %d subsets tested, %d "
-            "evaluated); minimal patch <code>%s</code>: validation accuracy "
-            "%s (unmodified %s), run x%.3f of the unmodified program.</p>\n",
-            v.edits.size(), v.originalEdits, escapeHtml(v.minimizer), v.tests,
-            v.evaluations, escapeHtml(v.minimizedPath),
-            pct(v.minimal.validation.accuracy()),
-            pct(r.baseline.validation.accuracy()), v.minimal.runtimeRatio));
-    if (v.optimized.checked)
-      absl::StrAppend(
-          &h, "<p>Under ", escapeHtml(checkedUnder(v.optimized)), ": ",
-          v.optimized.survives ? "<span class=\"yes\">the gain survives</span>"
-                               : "<span class=\"no\">the gain does not "
-                                 "survive</span>",
-          absl::StrFormat(" (run x%.3f, accuracy %s vs %s). ",
-                          v.optimized.runtimeRatio, pct(v.optimized.accuracy),
-                          pct(v.optimized.baselineAccuracy)),
-          escapeHtml(v.optimized.detail), "</p>\n");
-    absl::StrAppend(&h, "<table><tr><th>#</th><th>label</th><th>evidence</th>"
-                        "<th>alone</th><th>relation</th><th>MLIR before</th>"
-                        "<th>MLIR after</th></tr>\n");
-    for (size_t i = 0; i < v.edits.size(); ++i) {
-      const EditFinding &e = v.edits[i];
-      absl::StrAppend(
-          &h, "<tr><td>", i + 1, "</td><td><span class=\"label\">",
-          escapeHtml(e.label.kind), "</span><br/>",
-          escapeHtml(labelDetail(e.label)), "<br/><code>", escapeHtml(e.line),
-          "</code></td><td>", escapeHtml(e.label.evidence), "</td><td>",
-          escapeHtml(measured(e.alone, r.baseline)), "</td><td>",
-          escapeHtml(e.relation), "</td><td><pre>", escapeHtml(e.before),
-          "</pre></td><td><pre>", escapeHtml(e.after), "</pre></td></tr>\n");
-    }
-    absl::StrAppend(&h, "</table>\n", ablationSvg(v, r.baseline), "\n");
-    if (!v.pairs.empty()) {
-      absl::StrAppend(&h, "<table><tr><th>pair</th><th>relation</th>"
-                          "<th>together</th></tr>\n");
-      for (const PairFinding &p : v.pairs)
-        absl::StrAppend(&h, "<tr><td>", p.first, " + ", p.second, "</td><td>",
-                        escapeHtml(p.relation), "</td><td>",
-                        escapeHtml(p.together), "</td></tr>\n");
-      absl::StrAppend(&h, "</table>\n");
-    }
+        &h, "<p>Under ", escapeHtml(checkedUnder(v.optimized)), ": ",
+        v.optimized.survives ? "<span class=\"yes\">the gain survives</span>"
+                             : "<span class=\"no\">the gain does not "
+                               "survive</span>",
+        absl::StrFormat(" (run x%.3f, accuracy %s vs %s). ",
+                        v.optimized.runtimeRatio, pct(v.optimized.accuracy),
+                        pct(v.optimized.baselineAccuracy)),
+        escapeHtml(v.optimized.detail), "</p>\n");
+  return h;
+}
+
+/// The table of the variant's edits and the table of its pairs.
+std::string editTablesHtml(const VariantFinding &v,
+                           const Measurement &baseline) {
+  std::string h = "<table><tr><th>#</th><th>label</th><th>evidence</th>"
+                  "<th>alone</th><th>relation</th><th>MLIR before</th>"
+                  "<th>MLIR after</th></tr>\n";
+  for (size_t i = 0; i < v.edits.size(); ++i) {
+    const EditFinding &e = v.edits[i];
+    absl::StrAppend(
+        &h, "<tr><td>", i + 1, "</td><td><span class=\"label\">",
+        escapeHtml(e.label.kind), "</span><br/>",
+        escapeHtml(labelDetail(e.label)), "<br/><code>", escapeHtml(e.line),
+        "</code></td><td>", escapeHtml(e.label.evidence), "</td><td>",
+        escapeHtml(measured(e.alone, baseline)), "</td><td>",
+        escapeHtml(e.relation), "</td><td><pre>", escapeHtml(e.before),
+        "</pre></td><td><pre>", escapeHtml(e.after), "</pre></td></tr>\n");
   }
+  absl::StrAppend(&h, "</table>\n", ablationSvg(v, baseline), "\n");
+  if (!v.pairs.empty()) {
+    absl::StrAppend(&h, "<table><tr><th>pair</th><th>relation</th>"
+                        "<th>together</th></tr>\n");
+    for (const PairFinding &p : v.pairs)
+      absl::StrAppend(&h, "<tr><td>", p.first, " + ", p.second, "</td><td>",
+                      escapeHtml(p.relation), "</td><td>",
+                      escapeHtml(p.together), "</td></tr>\n");
+    absl::StrAppend(&h, "</table>\n");
+  }
+  return h;
+}
+
+/// One variant's section.
+std::string variantHtml(const VariantFinding &v, const Measurement &baseline) {
+  std::string h = absl::StrCat("<h2>", escapeHtml(v.name), "</h2>\n");
+  if (!v.error.empty())
+    return absl::StrCat(
+        h, "<p class=\"no\">Not analysed: ", escapeHtml(v.error), "</p>\n");
+  return absl::StrCat(h, variantSummaryHtml(v, baseline),
+                      editTablesHtml(v, baseline));
+}
+
+/// The operator statistics and the learned weights, when the run has them.
+std::string operatorsHtml(const AnalysisReport &r) {
+  std::string h;
   if (!r.operatorRows.empty()) {
     absl::StrAppend(&h, "<h2>Mutation operators</h2>\n<table><tr>");
     for (const std::string &column : r.operatorHeader)
@@ -153,7 +169,16 @@ std::string toHtml(const AnalysisReport &r) {
                     "NSGA-II gave each operator when breeding the next "
                     "generation (operator_weights.csv).</p>\n",
                     operatorWeightsSvg(r), "\n");
-  absl::StrAppend(&h, "</body></html>\n");
+  return h;
+}
+
+} // namespace
+
+std::string toHtml(const AnalysisReport &r) {
+  std::string h = htmlHeader(r);
+  for (const VariantFinding &v : r.variants)
+    absl::StrAppend(&h, variantHtml(v, r.baseline));
+  absl::StrAppend(&h, operatorsHtml(r), "</body></html>\n");
   return h;
 }
 
