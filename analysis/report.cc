@@ -182,10 +182,64 @@ std::string toHtml(const AnalysisReport &r) {
   return h;
 }
 
+namespace {
+
+/// `text` fit for a Markdown table cell.
+std::string cell(const std::string &text) {
+  return absl::StrReplaceAll(text, {{"|", "\\|"}, {"\n", " "}});
+}
+
+/// One variant's section in Markdown.
+std::string variantMarkdown(const VariantFinding &v,
+                            const Measurement &baseline) {
+  std::string md = absl::StrCat("\n## ", v.name, "\n\n");
+  if (!v.error.empty())
+    return absl::StrCat(md, "Not analysed: ", v.error, "\n");
+  absl::StrAppend(
+      &md,
+      absl::StrFormat(
+          "%d of %d edits kept (minimiser %s: %d subsets tested, %d "
+          "evaluated); minimal patch `%s`: validation accuracy "
+          "%s (unmodified %s), run x%.3f.\n",
+          v.edits.size(), v.originalEdits, v.minimizer, v.tests, v.evaluations,
+          v.minimizedPath, pct(v.minimal.validation.accuracy()),
+          pct(baseline.validation.accuracy()), v.minimal.runtimeRatio));
+  if (v.optimized.checked)
+    absl::StrAppend(
+        &md,
+        absl::StrFormat("\nUnder %s: the gain %s (run x%.3f, accuracy %s vs "
+                        "%s). %s\n",
+                        checkedUnder(v.optimized),
+                        v.optimized.survives ? "survives" : "does not survive",
+                        v.optimized.runtimeRatio, pct(v.optimized.accuracy),
+                        pct(v.optimized.baselineAccuracy), v.optimized.detail));
+  absl::StrAppend(&md, "\n| # | label | evidence | alone | relation | edit |\n"
+                       "|---|---|---|---|---|---|\n");
+  for (size_t i = 0; i < v.edits.size(); ++i) {
+    const EditFinding &e = v.edits[i];
+    std::string detail = labelDetail(e.label);
+    absl::StrAppend(&md, "| ", i + 1, " | **", cell(e.label.kind), "**",
+                    detail.empty() ? "" : ": " + cell(detail), " | ",
+                    cell(e.label.evidence), " | ",
+                    cell(measured(e.alone, baseline)), " | ", cell(e.relation),
+                    " | `", cell(e.line), "` |\n");
+  }
+  for (size_t i = 0; i < v.edits.size(); ++i)
+    absl::StrAppend(&md, "\nEdit ", i + 1, " before:\n\n```mlir\n",
+                    v.edits[i].before, "\n```\n\nafter:\n\n```mlir\n",
+                    v.edits[i].after, "\n```\n");
+  if (!v.pairs.empty()) {
+    absl::StrAppend(&md, "\n| pair | relation | together |\n|---|---|---|\n");
+    for (const PairFinding &p : v.pairs)
+      absl::StrAppend(&md, "| ", p.first, " + ", p.second, " | ",
+                      cell(p.relation), " | ", cell(p.together), " |\n");
+  }
+  return md;
+}
+
+} // namespace
+
 std::string toMarkdown(const AnalysisReport &r) {
-  auto cell = [](const std::string &text) {
-    return absl::StrReplaceAll(text, {{"|", "\\|"}, {"\n", " "}});
-  };
   std::string md = absl::StrCat(
       "# gevo-ml analysis: ", r.workload, "\n\nSource: `", r.source,
       "`. Objectives: ", absl::StrJoin(r.objectives, ", "),
@@ -200,54 +254,8 @@ std::string toMarkdown(const AnalysisReport &r) {
   });
   absl::StrAppend(&md, r.points.size(), " variants in objective space, ", front,
                   " on the front (the HTML report plots them).\n");
-  for (const VariantFinding &v : r.variants) {
-    absl::StrAppend(&md, "\n## ", v.name, "\n\n");
-    if (!v.error.empty()) {
-      absl::StrAppend(&md, "Not analysed: ", v.error, "\n");
-      continue;
-    }
-    absl::StrAppend(
-        &md,
-        absl::StrFormat(
-            "%d of %d edits kept (minimiser %s: %d subsets tested, %d "
-            "evaluated); minimal patch `%s`: validation accuracy "
-            "%s (unmodified %s), run x%.3f.\n",
-            v.edits.size(), v.originalEdits, v.minimizer, v.tests,
-            v.evaluations, v.minimizedPath,
-            pct(v.minimal.validation.accuracy()),
-            pct(r.baseline.validation.accuracy()), v.minimal.runtimeRatio));
-    if (v.optimized.checked)
-      absl::StrAppend(
-          &md, absl::StrFormat(
-                   "\nUnder %s: the gain %s (run x%.3f, accuracy %s vs "
-                   "%s). %s\n",
-                   checkedUnder(v.optimized),
-                   v.optimized.survives ? "survives" : "does not survive",
-                   v.optimized.runtimeRatio, pct(v.optimized.accuracy),
-                   pct(v.optimized.baselineAccuracy), v.optimized.detail));
-    absl::StrAppend(&md,
-                    "\n| # | label | evidence | alone | relation | edit |\n"
-                    "|---|---|---|---|---|---|\n");
-    for (size_t i = 0; i < v.edits.size(); ++i) {
-      const EditFinding &e = v.edits[i];
-      std::string detail = labelDetail(e.label);
-      absl::StrAppend(&md, "| ", i + 1, " | **", cell(e.label.kind), "**",
-                      detail.empty() ? "" : ": " + cell(detail), " | ",
-                      cell(e.label.evidence), " | ",
-                      cell(measured(e.alone, r.baseline)), " | ",
-                      cell(e.relation), " | `", cell(e.line), "` |\n");
-    }
-    for (size_t i = 0; i < v.edits.size(); ++i)
-      absl::StrAppend(&md, "\nEdit ", i + 1, " before:\n\n```mlir\n",
-                      v.edits[i].before, "\n```\n\nafter:\n\n```mlir\n",
-                      v.edits[i].after, "\n```\n");
-    if (!v.pairs.empty()) {
-      absl::StrAppend(&md, "\n| pair | relation | together |\n|---|---|---|\n");
-      for (const PairFinding &p : v.pairs)
-        absl::StrAppend(&md, "| ", p.first, " + ", p.second, " | ",
-                        cell(p.relation), " | ", cell(p.together), " |\n");
-    }
-  }
+  for (const VariantFinding &v : r.variants)
+    absl::StrAppend(&md, variantMarkdown(v, r.baseline));
   if (!r.operatorRows.empty()) {
     absl::StrAppend(&md, "\n## Mutation operators\n\n| ",
                     absl::StrJoin(r.operatorHeader, " | "), " |\n|");
@@ -260,63 +268,74 @@ std::string toMarkdown(const AnalysisReport &r) {
   return md;
 }
 
-std::string toJson(const AnalysisReport &r) {
-  auto measurement =
-      [](const std::optional<Measurement> &m) -> llvm::json::Value {
-    if (!m)
-      return nullptr;
-    return llvm::json::Object{{"outcome", toString(m->outcome)},
-                              {"validation_accuracy", m->validation.accuracy()},
-                              {"runtime_ratio", m->runtimeRatio},
-                              {"static_cost", m->staticCost},
-                              {"detail", m->detail}};
+namespace {
+
+llvm::json::Value measurementJson(const std::optional<Measurement> &m) {
+  if (!m)
+    return nullptr;
+  return llvm::json::Object{{"outcome", toString(m->outcome)},
+                            {"validation_accuracy", m->validation.accuracy()},
+                            {"runtime_ratio", m->runtimeRatio},
+                            {"static_cost", m->staticCost},
+                            {"detail", m->detail}};
+}
+
+llvm::json::Object editJson(const EditFinding &e) {
+  return llvm::json::Object{{"edit", e.line},
+                            {"label", e.label.kind},
+                            {"summary", e.label.summary},
+                            {"evidence", e.label.evidence},
+                            {"roles", e.label.roles},
+                            {"factor", e.label.factor},
+                            {"pruned", e.label.pruned},
+                            {"total", e.label.total},
+                            {"relation", e.relation},
+                            {"alone", measurementJson(e.alone)},
+                            {"without", measurementJson(e.without)},
+                            {"before", e.before},
+                            {"after", e.after}};
+}
+
+llvm::json::Object variantJson(const VariantFinding &v) {
+  llvm::json::Array edits;
+  for (const EditFinding &e : v.edits)
+    edits.push_back(editJson(e));
+  llvm::json::Array pairs;
+  for (const PairFinding &p : v.pairs)
+    pairs.push_back(
+        llvm::json::Object{{"first", static_cast<int64_t>(p.first)},
+                           {"second", static_cast<int64_t>(p.second)},
+                           {"relation", p.relation},
+                           {"together", p.together}});
+  return llvm::json::Object{
+      {"name", v.name},
+      {"minimized", v.minimizedPath},
+      {"error", v.error},
+      {"original_edits", static_cast<int64_t>(v.originalEdits)},
+      {"minimizer", v.minimizer},
+      {"tests", v.tests},
+      {"evaluations", v.evaluations},
+      {"full", measurementJson(v.full)},
+      {"minimal", measurementJson(v.minimal)},
+      {"edits", std::move(edits)},
+      {"pairs", std::move(pairs)},
+      {"optimized",
+       llvm::json::Object{{"checked", v.optimized.checked},
+                          {"survives", v.optimized.survives},
+                          {"pipeline", checkedUnder(v.optimized)},
+                          {"runtime_ratio", v.optimized.runtimeRatio},
+                          {"accuracy", v.optimized.accuracy},
+                          {"baseline_accuracy", v.optimized.baselineAccuracy},
+                          {"detail", v.optimized.detail}}},
   };
+}
+
+} // namespace
+
+std::string toJson(const AnalysisReport &r) {
   llvm::json::Array variants;
-  for (const VariantFinding &v : r.variants) {
-    llvm::json::Array edits;
-    for (const EditFinding &e : v.edits)
-      edits.push_back(llvm::json::Object{{"edit", e.line},
-                                         {"label", e.label.kind},
-                                         {"summary", e.label.summary},
-                                         {"evidence", e.label.evidence},
-                                         {"roles", e.label.roles},
-                                         {"factor", e.label.factor},
-                                         {"pruned", e.label.pruned},
-                                         {"total", e.label.total},
-                                         {"relation", e.relation},
-                                         {"alone", measurement(e.alone)},
-                                         {"without", measurement(e.without)},
-                                         {"before", e.before},
-                                         {"after", e.after}});
-    llvm::json::Array pairs;
-    for (const PairFinding &p : v.pairs)
-      pairs.push_back(
-          llvm::json::Object{{"first", static_cast<int64_t>(p.first)},
-                             {"second", static_cast<int64_t>(p.second)},
-                             {"relation", p.relation},
-                             {"together", p.together}});
-    variants.push_back(llvm::json::Object{
-        {"name", v.name},
-        {"minimized", v.minimizedPath},
-        {"error", v.error},
-        {"original_edits", static_cast<int64_t>(v.originalEdits)},
-        {"minimizer", v.minimizer},
-        {"tests", v.tests},
-        {"evaluations", v.evaluations},
-        {"full", measurement(v.full)},
-        {"minimal", measurement(v.minimal)},
-        {"edits", std::move(edits)},
-        {"pairs", std::move(pairs)},
-        {"optimized",
-         llvm::json::Object{{"checked", v.optimized.checked},
-                            {"survives", v.optimized.survives},
-                            {"pipeline", checkedUnder(v.optimized)},
-                            {"runtime_ratio", v.optimized.runtimeRatio},
-                            {"accuracy", v.optimized.accuracy},
-                            {"baseline_accuracy", v.optimized.baselineAccuracy},
-                            {"detail", v.optimized.detail}}},
-    });
-  }
+  for (const VariantFinding &v : r.variants)
+    variants.push_back(variantJson(v));
   llvm::json::Array points;
   for (const ScatterPoint &p : r.points)
     points.push_back(llvm::json::Object{
