@@ -51,8 +51,11 @@ bool improves(const PatchEffect &effect, const Measurement &m,
   return better;
 }
 
-Ablation ablate(PatchEffect &effect, size_t maxPairEdits) {
-  size_t n = effect.edits().size();
+namespace {
+
+/// The subsets ablation measures, in this order: none, all, then per edit
+/// the edit alone and all but it, then (with `withPairs`) every pair.
+std::vector<std::vector<size_t>> ablationSubsets(size_t n, bool withPairs) {
   std::vector<size_t> all(n);
   for (size_t i = 0; i < n; ++i)
     all[i] = i;
@@ -65,12 +68,72 @@ Ablation ablate(PatchEffect &effect, size_t maxPairEdits) {
         rest.push_back(j);
     subsets.push_back(rest);
   }
-  bool withPairs = n >= 2 && n <= maxPairEdits;
   if (withPairs)
     for (size_t i = 0; i < n; ++i)
       for (size_t j = i + 1; j < n; ++j)
         subsets.push_back({i, j});
-  std::vector<std::optional<Measurement>> measured = effect.measureAll(subsets);
+  return subsets;
+}
+
+/// Whether two edits' effects, both measured ok, add up to what they do
+/// together on every objective (within twice its tolerance).
+bool additive(const PatchEffect &effect, const Measurement &a,
+              const Measurement &b, const Measurement &together,
+              const Measurement &baseline) {
+  if (!a.ok() || !b.ok())
+    return false;
+  bool additive = true;
+  for (const std::string &name : effect.effectOptions().objectives) {
+    double sum =
+        delta(effect, a, baseline, name) + delta(effect, b, baseline, name);
+    double both = delta(effect, together, baseline, name);
+    double tol = tolerance(effect, name);
+    if (name == "runtime")
+      tol = std::log1p(tol);
+    additive &= std::fabs(both - sum) <= 2 * tol + 1e-9;
+  }
+  return additive;
+}
+
+/// Names `pair`'s relation from what each edit does alone and both do
+/// together, and adds what it says about each edit to `notes`.
+void relatePair(const PatchEffect &effect, const Ablation &result,
+                PairEffect &pair,
+                std::vector<std::vector<std::string>> &notes) {
+  size_t i = pair.first, j = pair.second;
+  const std::optional<Measurement> &a = result.alone[i], &b = result.alone[j];
+  if (!pair.together) {
+    pair.relation = "does not build";
+  } else if (!b && a) {
+    pair.relation = absl::StrCat(j + 1, " needs ", i + 1);
+    notes[j].push_back(absl::StrCat("needs ", i + 1));
+  } else if (a && b && pair.together->ok()) {
+    bool helpsTogether = improves(effect, *pair.together, result.baseline);
+    bool aHelps = improves(effect, *a, result.baseline);
+    bool bHelps = improves(effect, *b, result.baseline);
+    if (helpsTogether && !aHelps && !bHelps) {
+      pair.relation = "helps only together";
+      notes[i].push_back(absl::StrCat("helps only with ", j + 1));
+      notes[j].push_back(absl::StrCat("helps only with ", i + 1));
+    } else if (!additive(effect, *a, *b, *pair.together, result.baseline)) {
+      pair.relation = "interacts";
+      notes[i].push_back(absl::StrCat("interacts with ", j + 1));
+      notes[j].push_back(absl::StrCat("interacts with ", i + 1));
+    } else {
+      pair.relation = "independent";
+    }
+  } else {
+    pair.relation = "fails together";
+  }
+}
+
+} // namespace
+
+Ablation ablate(PatchEffect &effect, size_t maxPairEdits) {
+  size_t n = effect.edits().size();
+  bool withPairs = n >= 2 && n <= maxPairEdits;
+  std::vector<std::optional<Measurement>> measured =
+      effect.measureAll(ablationSubsets(n, withPairs));
 
   Ablation result;
   if (measured[0])
@@ -87,46 +150,7 @@ Ablation ablate(PatchEffect &effect, size_t maxPairEdits) {
     for (size_t i = 0; i < n; ++i)
       for (size_t j = i + 1; j < n; ++j, ++k) {
         PairEffect pair{i, j, measured[k], ""};
-        const std::optional<Measurement> &a = result.alone[i],
-                                         &b = result.alone[j];
-        if (!pair.together) {
-          pair.relation = "does not build";
-        } else if (!b && a) {
-          pair.relation = absl::StrCat(j + 1, " needs ", i + 1);
-          notes[j].push_back(absl::StrCat("needs ", i + 1));
-        } else if (a && b && pair.together->ok()) {
-          bool helpsTogether =
-              improves(effect, *pair.together, result.baseline);
-          bool aHelps = improves(effect, *a, result.baseline);
-          bool bHelps = improves(effect, *b, result.baseline);
-          bool additive = true;
-          if (a->ok() && b->ok())
-            for (const std::string &name : effect.effectOptions().objectives) {
-              double sum = delta(effect, *a, result.baseline, name) +
-                           delta(effect, *b, result.baseline, name);
-              double together =
-                  delta(effect, *pair.together, result.baseline, name);
-              double tol = tolerance(effect, name);
-              if (name == "runtime")
-                tol = std::log1p(tol);
-              additive &= std::fabs(together - sum) <= 2 * tol + 1e-9;
-            }
-          else
-            additive = false;
-          if (helpsTogether && !aHelps && !bHelps) {
-            pair.relation = "helps only together";
-            notes[i].push_back(absl::StrCat("helps only with ", j + 1));
-            notes[j].push_back(absl::StrCat("helps only with ", i + 1));
-          } else if (!additive) {
-            pair.relation = "interacts";
-            notes[i].push_back(absl::StrCat("interacts with ", j + 1));
-            notes[j].push_back(absl::StrCat("interacts with ", i + 1));
-          } else {
-            pair.relation = "independent";
-          }
-        } else {
-          pair.relation = "fails together";
-        }
+        relatePair(effect, result, pair, notes);
         result.pairs.push_back(pair);
       }
   }

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_split.h"
 #include "analysis/analyze.h"
 #include "gevo/eval/evaluator.h"
@@ -92,6 +94,109 @@ cl::opt<std::string> backend(
              "writes mpi.json beside the report"),
     cl::init("local"), cl::cat(category));
 
+using Patches = std::vector<std::pair<std::string, gevo::Patch>>;
+
+int badInput(const absl::Status &status) {
+  return gevo::reportBadInput(std::string(status.message()));
+}
+
+/// Either --run, or --patch with --workload.
+absl::Status checkSources() {
+  if (runDir.empty() == patchPaths.empty())
+    return absl::InvalidArgumentError(
+        "give either --run=DIR or --patch=P --workload=W");
+  if (!patchPaths.empty() && workloadPath.empty())
+    return absl::InvalidArgumentError("--patch needs --workload");
+  return absl::OkStatus();
+}
+
+/// Where the report goes: --out, else <run>/analysis, else analysis/ beside
+/// the first patch.
+std::string reportDirectory() {
+  if (!outDir.empty())
+    return gevo::resolveUserPath(outDir);
+  if (!runDir.empty())
+    return gevo::resolveUserPath(runDir) + "/analysis";
+  std::string first = gevo::resolveUserPath(patchPaths[0]);
+  return first.substr(0, first.find_last_of('/') + 1) + "analysis";
+}
+
+/// The analysis the flags ask for; `job` (--backend=mpi) measures the plain
+/// variants.
+absl::StatusOr<gevo::AnalyzeOptions> optionsFromFlags(gevo::MpiJob *job) {
+  if (absl::Status sources = checkSources(); !sources.ok())
+    return sources;
+  gevo::AnalyzeOptions options;
+  for (absl::string_view name :
+       absl::StrSplit(objectives.getValue(), ',', absl::SkipEmpty()))
+    options.effect.objectives.emplace_back(name);
+  options.effect.runtimeTolerance = runtimeTolerance;
+  options.effect.errorTolerance = errorTolerance;
+  options.effect.pairs = pairs;
+  options.workers = workers;
+  std::optional<gevo::Minimizer> method = gevo::parseMinimizer(minimizer);
+  if (!method)
+    return absl::InvalidArgumentError(
+        "--minimizer must be split, ddmin, greedy or exhaustive");
+  options.minimizer = *method;
+  options.maxVariants = maxVariants;
+  options.checkOptimized = optimizedCheck;
+  options.pipeline = pipeline;
+  options.target = target;
+  if (!target.empty())
+    if (absl::Status valid = gevo::checkTarget(target); !valid.ok())
+      return valid;
+  options.progress = quiet ? nullptr : stderr;
+  if (job)
+    options.connectRemote = [job](const std::string &workload,
+                                  const gevo::WorkbenchOptions &bench) {
+      return &job->begin(workload, bench, quiet ? nullptr : stderr);
+    };
+  options.outDir = reportDirectory();
+  if (runDir.empty())
+    options.source = patchPaths[0];
+  return options;
+}
+
+/// The patches of --patch, each with the name it was given by.
+absl::StatusOr<Patches> loadPatches() {
+  Patches patches;
+  for (const std::string &path : patchPaths) {
+    absl::StatusOr<gevo::Patch> patch =
+        gevo::loadPatch(gevo::resolveUserPath(path));
+    if (!patch.ok())
+      return patch.status();
+    patches.push_back({path, *patch});
+  }
+  return patches;
+}
+
+/// The run's front, or `patches` on --workload.
+absl::StatusOr<gevo::AnalysisReport>
+analyze(const gevo::AnalyzeOptions &options, const Patches &patches) {
+  if (!runDir.empty())
+    return gevo::analyzeRun(gevo::resolveUserPath(runDir), options);
+  return gevo::analyzePatches(gevo::resolveUserPath(workloadPath), patches,
+                              options);
+}
+
+/// A line per variant and its kept edits, then where the report is.
+void printFindings(const gevo::AnalysisReport &report, const std::string &dir) {
+  for (const gevo::VariantFinding &v : report.variants) {
+    llvm::outs() << v.name << ": ";
+    if (!v.error.empty()) {
+      llvm::outs() << "not analysed: " << v.error << "\n";
+      continue;
+    }
+    llvm::outs() << v.edits.size() << " of " << v.originalEdits
+                 << " edits matter (" << v.tests << " subsets tested)\n";
+    for (size_t i = 0; i < v.edits.size(); ++i)
+      llvm::outs() << "  " << i + 1 << ". " << v.edits[i].label.summary << "\n";
+  }
+  llvm::outs() << "report: " << dir << "/report.html (and .md, "
+               << ".json)\n";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -105,85 +210,25 @@ int main(int argc, char **argv) {
   absl::StatusOr<std::unique_ptr<gevo::MpiJob>> mpi =
       gevo::MpiJob::forBackend(backend, &argc, &argv);
   if (!mpi.ok())
-    return gevo::reportBadInput(std::string(mpi.status().message()));
+    return badInput(mpi.status());
   if (*mpi && !(*mpi)->leads())
     return (*mpi)->serve(workers.getNumOccurrences() ? int(workers) : 0);
-  if (runDir.empty() == patchPaths.empty())
-    return gevo::reportBadInput(
-        "give either --run=DIR or --patch=P --workload=W");
-  if (!patchPaths.empty() && workloadPath.empty())
-    return gevo::reportBadInput("--patch needs --workload");
-  gevo::AnalyzeOptions options;
-  for (absl::string_view name :
-       absl::StrSplit(objectives.getValue(), ',', absl::SkipEmpty()))
-    options.effect.objectives.emplace_back(name);
-  options.effect.runtimeTolerance = runtimeTolerance;
-  options.effect.errorTolerance = errorTolerance;
-  options.effect.pairs = pairs;
-  options.workers = workers;
-  if (std::optional<gevo::Minimizer> m = gevo::parseMinimizer(minimizer))
-    options.minimizer = *m;
-  else
-    return gevo::reportBadInput(
-        "--minimizer must be split, ddmin, greedy or exhaustive");
-  options.maxVariants = maxVariants;
-  options.checkOptimized = optimizedCheck;
-  options.pipeline = pipeline;
-  options.target = target;
-  if (!target.empty())
-    if (absl::Status valid = gevo::checkTarget(target); !valid.ok())
-      return gevo::reportBadInput(std::string(valid.message()));
-  options.progress = quiet ? nullptr : stderr;
-  if (gevo::MpiJob *job = mpi->get())
-    options.connectRemote = [job](const std::string &workload,
-                                  const gevo::WorkbenchOptions &bench) {
-      return &job->begin(workload, bench, quiet ? nullptr : stderr);
-    };
-
-  absl::StatusOr<gevo::AnalysisReport> report;
-  if (!runDir.empty()) {
-    std::string dir = gevo::resolveUserPath(runDir);
-    options.outDir =
-        outDir.empty() ? dir + "/analysis" : gevo::resolveUserPath(outDir);
-    report = gevo::analyzeRun(dir, options);
-  } else {
-    std::vector<std::pair<std::string, gevo::Patch>> patches;
-    for (const std::string &path : patchPaths) {
-      absl::StatusOr<gevo::Patch> patch =
-          gevo::loadPatch(gevo::resolveUserPath(path));
-      if (!patch.ok())
-        return gevo::reportBadInput(std::string(patch.status().message()));
-      patches.push_back({path, *patch});
-    }
-    std::string first = gevo::resolveUserPath(patchPaths[0]);
-    std::string beside = first.substr(0, first.find_last_of('/') + 1);
-    options.outDir =
-        outDir.empty() ? beside + "analysis" : gevo::resolveUserPath(outDir);
-    options.source = patchPaths[0];
-    report = gevo::analyzePatches(gevo::resolveUserPath(workloadPath), patches,
-                                  options);
-  }
+  absl::StatusOr<gevo::AnalyzeOptions> options = optionsFromFlags(mpi->get());
+  if (!options.ok())
+    return badInput(options.status());
+  absl::StatusOr<Patches> patches = loadPatches();
+  if (!patches.ok())
+    return badInput(patches.status());
+  absl::StatusOr<gevo::AnalysisReport> report = analyze(*options, *patches);
   if (*mpi)
-    if (absl::Status stats = (*mpi)->finish(options.outDir + "/mpi.json");
+    if (absl::Status stats = (*mpi)->finish(options->outDir + "/mpi.json");
         !stats.ok())
       llvm::errs() << std::string(stats.message()) << "\n";
   if (!report.ok())
-    return gevo::reportBadInput(std::string(report.status().message()));
-  if (absl::Status status = gevo::writeReport(*report, options.outDir);
+    return badInput(report.status());
+  if (absl::Status status = gevo::writeReport(*report, options->outDir);
       !status.ok())
-    return gevo::reportBadInput(std::string(status.message()));
-  for (const gevo::VariantFinding &v : report->variants) {
-    llvm::outs() << v.name << ": ";
-    if (!v.error.empty()) {
-      llvm::outs() << "not analysed: " << v.error << "\n";
-      continue;
-    }
-    llvm::outs() << v.edits.size() << " of " << v.originalEdits
-                 << " edits matter (" << v.tests << " subsets tested)\n";
-    for (size_t i = 0; i < v.edits.size(); ++i)
-      llvm::outs() << "  " << i + 1 << ". " << v.edits[i].label.summary << "\n";
-  }
-  llvm::outs() << "report: " << options.outDir << "/report.html (and .md, "
-               << ".json)\n";
+    return badInput(status);
+  printFindings(*report, options->outDir);
   return 0;
 }

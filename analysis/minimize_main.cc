@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_split.h"
 #include "analysis/minimize.h"
 #include "analysis/patch_progress.h"
@@ -72,6 +74,83 @@ cl::opt<std::string> backend(
              "and ranks 1.. measure its plain subsets (--workers each)"),
     cl::init("local"), cl::cat(category));
 
+int badInput(const absl::Status &status) {
+  return gevo::reportBadInput(std::string(status.message()));
+}
+
+/// What the minimal patch must keep: --objectives (else the workload's) and
+/// the tolerances.
+absl::StatusOr<gevo::EffectOptions>
+effectOptions(const gevo::WorkloadSpec &spec) {
+  gevo::EffectOptions options;
+  options.objectives = spec.objectives;
+  if (!objectives.empty()) {
+    options.objectives.clear();
+    for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
+      options.objectives.emplace_back(name);
+  }
+  for (const std::string &name : options.objectives)
+    if (!gevo::isKnownObjective(name))
+      return absl::InvalidArgumentError("--objectives: unknown objective '" +
+                                        name + "'");
+  options.runtimeTolerance = runtimeTolerance;
+  options.errorTolerance = errorTolerance;
+  options.pairs = pairs;
+  return options;
+}
+
+/// The workbench the subsets are measured on: --cache opened, the
+/// unmodified program measured, and `job`'s ranks (--backend=mpi) running
+/// its plain measurements.
+absl::StatusOr<std::unique_ptr<gevo::Workbench>>
+openWorkbench(const gevo::WorkloadSpec &spec, gevo::MpiJob *job) {
+  gevo::WorkbenchOptions benchOptions;
+  benchOptions.workers = workers;
+  auto bench = gevo::Workbench::create(spec, benchOptions);
+  if (!bench.ok())
+    return bench.status();
+  if (!cachePath.empty())
+    if (absl::Status status =
+            (*bench)->cache().open(gevo::resolveUserPath(cachePath));
+        !status.ok())
+      return status;
+  if (absl::Status status = (*bench)->measureBaseline(); !status.ok())
+    return status;
+  if (job)
+    (*bench)->setRemote(
+        &job->begin(gevo::resolveUserPath(workloadPath), benchOptions, stderr));
+  return bench;
+}
+
+/// Minimises `patch` with `method`, its progress on stderr.
+absl::StatusOr<gevo::MinimizeResult> minimize(gevo::PatchEffect &effect,
+                                              const gevo::Patch &patch,
+                                              gevo::Minimizer method,
+                                              const gevo::Workbench &bench) {
+  gevo::PatchProgress progress(stderr, "minimize", {patch.edits().size()},
+                               gevo::secondsPerEvaluation(bench.baseline()));
+  progress.begin(0, patchPath);
+  absl::StatusOr<gevo::MinimizeResult> result =
+      gevo::minimizePatch(effect, method);
+  progress.finished(0);
+  return result;
+}
+
+/// What was kept and tested, and each objective, full and minimal.
+void printSummary(const gevo::MinimizeResult &result, size_t edits,
+                  const gevo::PatchEffect &effect,
+                  const gevo::EffectOptions &options) {
+  llvm::errs() << llvm::format(
+      "minimize: kept %zu of %zu edits; %d subsets tested: %d evaluated, "
+      "%d decided without running, %d from cache\n",
+      result.kept.size(), edits, result.tests, result.evaluations,
+      result.decidedStatically, effect.cacheHits);
+  for (const std::string &name : options.objectives)
+    llvm::errs() << llvm::format("  %-12s full %.4g  minimal %.4g\n",
+                                 name.c_str(), effect.value(result.full, name),
+                                 effect.value(result.minimal, name));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -85,79 +164,40 @@ int main(int argc, char **argv) {
   absl::StatusOr<std::unique_ptr<gevo::MpiJob>> mpi =
       gevo::MpiJob::forBackend(backend, &argc, &argv);
   if (!mpi.ok())
-    return gevo::reportBadInput(std::string(mpi.status().message()));
+    return badInput(mpi.status());
   if (*mpi && !(*mpi)->leads())
     return (*mpi)->serve(workers.getNumOccurrences() ? int(workers) : 0);
   absl::StatusOr<gevo::Patch> patch =
       gevo::loadPatch(gevo::resolveUserPath(patchPath));
   if (!patch.ok())
-    return gevo::reportBadInput(std::string(patch.status().message()));
+    return badInput(patch.status());
   absl::StatusOr<gevo::WorkloadSpec> spec =
       gevo::loadWorkloadSpec(gevo::resolveUserPath(workloadPath));
   if (!spec.ok())
-    return gevo::reportBadInput(std::string(spec.status().message()));
-  gevo::EffectOptions options;
-  options.objectives = spec->objectives;
-  if (!objectives.empty()) {
-    options.objectives.clear();
-    for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
-      options.objectives.emplace_back(name);
-  }
-  for (const std::string &name : options.objectives)
-    if (!gevo::isKnownObjective(name))
-      return gevo::reportBadInput("--objectives: unknown objective '" + name +
-                                  "'");
-  options.runtimeTolerance = runtimeTolerance;
-  options.errorTolerance = errorTolerance;
-  options.pairs = pairs;
+    return badInput(spec.status());
+  absl::StatusOr<gevo::EffectOptions> options = effectOptions(*spec);
+  if (!options.ok())
+    return badInput(options.status());
   std::optional<gevo::Minimizer> minimizer = gevo::parseMinimizer(method);
   if (!minimizer)
     return gevo::reportBadInput(
         "--method must be split, ddmin, greedy or exhaustive");
-
-  gevo::WorkbenchOptions benchOptions;
-  benchOptions.workers = workers;
-  auto bench = gevo::Workbench::create(*spec, benchOptions);
+  auto bench = openWorkbench(*spec, mpi->get());
   if (!bench.ok())
-    return gevo::reportBadInput(std::string(bench.status().message()));
-  if (!cachePath.empty())
-    if (absl::Status status =
-            (*bench)->cache().open(gevo::resolveUserPath(cachePath));
-        !status.ok())
-      return gevo::reportBadInput(std::string(status.message()));
-  if (absl::Status status = (*bench)->measureBaseline(); !status.ok())
-    return gevo::reportBadInput(std::string(status.message()));
-  if (*mpi)
-    (*bench)->setRemote(&(*mpi)->begin(gevo::resolveUserPath(workloadPath),
-                                       benchOptions, stderr));
-  gevo::PatchEffect effect(**bench, patch->edits(), options);
-  absl::StatusOr<gevo::MinimizeResult> result;
-  {
-    gevo::PatchProgress progress(
-        stderr, "minimize", {patch->edits().size()},
-        gevo::secondsPerEvaluation((*bench)->baseline()));
-    progress.begin(0, patchPath);
-    result = gevo::minimizePatch(effect, *minimizer);
-    progress.finished(0);
-  }
+    return badInput(bench.status());
+  gevo::PatchEffect effect(**bench, patch->edits(), *options);
+  absl::StatusOr<gevo::MinimizeResult> result =
+      minimize(effect, *patch, *minimizer, **bench);
   if (!result.ok())
     return gevo::reportBadInput(patchPath + ": " +
                                 std::string(result.status().message()));
   gevo::Patch minimal =
-      gevo::minimizedPatch(*patch, patchPath, *result, options.objectives);
-  std::string text = gevo::printPatch(minimal);
-  llvm::errs() << llvm::format(
-      "minimize: kept %zu of %zu edits; %d subsets tested: %d evaluated, "
-      "%d decided without running, %d from cache\n",
-      result->kept.size(), patch->edits().size(), result->tests,
-      result->evaluations, result->decidedStatically, effect.cacheHits);
-  for (const std::string &name : options.objectives)
-    llvm::errs() << llvm::format("  %-12s full %.4g  minimal %.4g\n",
-                                 name.c_str(), effect.value(result->full, name),
-                                 effect.value(result->minimal, name));
+      gevo::minimizedPatch(*patch, patchPath, *result, options->objectives);
+  printSummary(*result, patch->edits().size(), effect, *options);
   std::string path =
       outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);
-  if (absl::Status status = gevo::writeOutput(path, text); !status.ok())
-    return gevo::reportBadInput(std::string(status.message()));
+  if (absl::Status status = gevo::writeOutput(path, gevo::printPatch(minimal));
+      !status.ok())
+    return badInput(status);
   return 0;
 }

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "analysis/report.h"
+#include "analysis/report_data.h"
 
 namespace gevo {
 

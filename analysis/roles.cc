@@ -134,6 +134,213 @@ bool insideTraining(mlir::Operation *op,
   return false;
 }
 
+/// The steps of RoleMap's classification, in the order they run: each
+/// refines the roles the earlier ones gave.
+struct RoleAssignment {
+  mlir::func::FuncOp function;
+  const Classifier &taints;
+  llvm::DenseMap<mlir::Operation *, Role> &roles;
+  llvm::DenseMap<mlir::Operation *, bool> &trainingLoops;
+
+  /// Training loops: the body computes something from the labels.
+  void findTrainingLoops() {
+    function.walk([&](mlir::scf::ForOp loop) {
+      bool usesLabels = false;
+      loop.getBody()->walk([&](mlir::Operation *inner) {
+        usesLabels |= (taints.opTaint(inner) & kLabels) != 0;
+      });
+      if (usesLabels)
+        trainingLoops[loop] = true;
+    });
+  }
+
+  /// Defaults: by taint and place.
+  void assignByTaint() {
+    function.walk([&](mlir::Operation *op) {
+      if (op == function.getOperation())
+        return;
+      mlir::Operation *carrier = roleCarrier(op);
+      if (carrier != op)
+        return; // bodies follow their generic below
+      unsigned taint = taints.opTaint(op);
+      bool training = insideTraining(op, trainingLoops);
+      Role role = Role::Plumbing;
+      if (llvm::isa<mlir::scf::ForOp>(op))
+        role = Role::Schedule;
+      else if (training && (taint & kLabels))
+        role = Role::Gradient;
+      else if (training && (taint & kTrainInput))
+        role = Role::Forward;
+      else if (!training && (taint & kEvalInput))
+        role = Role::Prediction;
+      roles[op] = role;
+    });
+  }
+
+  /// Update: what a training loop yields as a parameter's next value; and
+  /// the parameters' initial values.
+  void assignUpdatesAndParameters() {
+    for (auto &entry : trainingLoops) {
+      auto loop = llvm::cast<mlir::scf::ForOp>(entry.first);
+      mlir::Operation *yield = loop.getBody()->getTerminator();
+      for (mlir::Value next : yield->getOperands())
+        if (mlir::Operation *producer = next.getDefiningOp())
+          if (!llvm::isa<mlir::scf::ForOp>(producer) &&
+              producer->getBlock() == loop.getBody())
+            roles[producer] = Role::Update;
+      for (mlir::Value init : loop.getInitArgs())
+        if (mlir::Operation *producer = init.getDefiningOp())
+          if (!insideTraining(producer, trainingLoops) &&
+              !llvm::isa<mlir::scf::ForOp>(producer))
+            roles[producer] = Role::Parameter;
+    }
+  }
+
+  /// Loss: where the labels themselves (values derived from nothing but the
+  /// labels) meet a label-free value computed from the inputs. Returns the
+  /// loss ops.
+  std::vector<mlir::Operation *> assignLoss() {
+    std::vector<mlir::Operation *> lossOps;
+    function.walk([&](mlir::Operation *op) {
+      if (roles.lookup(op) != Role::Gradient)
+        return;
+      bool labels = false, outputs = false;
+      for (mlir::Value operand : op->getOperands()) {
+        unsigned taint = taints.taintOf(operand);
+        labels |= taint == kLabels;
+        outputs |= (taint & kTrainInput) && !(taint & kLabels);
+      }
+      if (labels && outputs) {
+        roles[op] = Role::Loss;
+        lossOps.push_back(op);
+      }
+    });
+    return lossOps;
+  }
+
+  /// The forward pass is what the loss is computed from; input-derived ops
+  /// outside that slice (the transposes of the backward pass) are gradient.
+  void narrowForwardTo(const std::vector<mlir::Operation *> &lossOps) {
+    llvm::DenseMap<mlir::Operation *, bool> forwardSlice;
+    std::vector<mlir::Operation *> work = lossOps;
+    while (!work.empty()) {
+      mlir::Operation *op = work.back();
+      work.pop_back();
+      for (mlir::Value operand : op->getOperands())
+        if (mlir::Operation *producer = operand.getDefiningOp()) {
+          producer = roleCarrier(producer);
+          if (roles.lookup(producer) == Role::Forward &&
+              forwardSlice.try_emplace(producer, true).second)
+            work.push_back(producer);
+        }
+    }
+    function.walk([&](mlir::Operation *op) {
+      if (roles.lookup(op) == Role::Forward && !forwardSlice.count(op) &&
+          !lossOps.empty())
+        roles[op] = Role::Gradient;
+    });
+  }
+
+  /// Whether `op` is a label-free linalg op of a training loop whose every
+  /// user is gradient, loss or update code.
+  bool onlyFeedsGradient(mlir::Operation *op) const {
+    if (roles.lookup(op) != Role::Plumbing ||
+        !insideTraining(op, trainingLoops) ||
+        !llvm::isa<mlir::linalg::LinalgOp>(op) ||
+        llvm::isa<mlir::linalg::FillOp>(op) || op->use_empty())
+      return false;
+    for (mlir::Operation *user : op->getUsers()) {
+      Role userRole = roles.lookup(roleCarrier(user));
+      if (userRole != Role::Gradient && userRole != Role::Loss &&
+          userRole != Role::Update)
+        return false;
+    }
+    return true;
+  }
+
+  /// Label-free linalg ops of a training loop that only feed the gradient
+  /// (a transposed weight) are gradient too.
+  void assignGradientFeeders() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      function.walk([&](mlir::Operation *op) {
+        if (!onlyFeedsGradient(op))
+          return;
+        roles[op] = Role::Gradient;
+        changed = true;
+      });
+    }
+  }
+
+  /// Constants: by what uses them.
+  void assignConstants() {
+    function.walk([&](mlir::arith::ConstantOp constant) {
+      if (roleCarrier(constant) != constant.getOperation())
+        return;
+      llvm::SmallSetVector<Role, 4> userRoles;
+      bool bound = false;
+      for (mlir::OpOperand &use : constant->getUses()) {
+        mlir::Operation *user = use.getOwner();
+        if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(user))
+          bound |= use.getOperandNumber() < 3;
+        userRoles.insert(roles.lookup(roleCarrier(user)));
+      }
+      if (bound)
+        roles[constant] = Role::Schedule;
+      else if (userRoles.size() == 1 && (userRoles[0] == Role::Update ||
+                                         userRoles[0] == Role::Parameter))
+        roles[constant] = userRoles[0];
+      else if (isWeight(constant) && !userRoles.empty() &&
+               (userRoles[0] == Role::Prediction ||
+                userRoles[0] == Role::Forward))
+        roles[constant] = Role::Parameter;
+    });
+  }
+
+  /// A constant tensor of rank 1 or more.
+  static bool isWeight(mlir::arith::ConstantOp constant) {
+    return llvm::isa<mlir::ShapedType>(constant.getType()) &&
+           llvm::cast<mlir::ShapedType>(constant.getType()).getRank() >= 1;
+  }
+
+  /// Bodies take their generic's role.
+  void assignBodies() {
+    function.walk([&](mlir::Operation *op) {
+      mlir::Operation *carrier = roleCarrier(op);
+      if (carrier != op)
+        roles[op] = roles.lookup(carrier);
+    });
+  }
+
+  /// Functions the entry calls, directly or not: every op in one takes the
+  /// role of the call that reaches it (an initialiser the entry calls for
+  /// the weights is parameter code).
+  void assignCallees(mlir::ModuleOp module) {
+    llvm::DenseSet<mlir::Operation *> visited = {function.getOperation()};
+    std::vector<std::pair<mlir::func::FuncOp, Role>> callees;
+    auto addCallees = [&](mlir::func::FuncOp caller,
+                          std::optional<Role> inherited) {
+      caller.walk([&](mlir::func::CallOp call) {
+        auto callee = module.lookupSymbol<mlir::func::FuncOp>(call.getCallee());
+        if (callee && !callee.isExternal() &&
+            visited.insert(callee.getOperation()).second)
+          callees.push_back({callee, inherited.value_or(roles.lookup(call))});
+      });
+    };
+    addCallees(function, std::nullopt);
+    while (!callees.empty()) {
+      auto [callee, role] = callees.back();
+      callees.pop_back();
+      callee.walk([&](mlir::Operation *op) {
+        if (op != callee.getOperation())
+          roles[op] = role;
+      });
+      addCallees(callee, role);
+    }
+  }
+};
+
 } // namespace
 
 const char *toString(Role role) {
@@ -164,172 +371,16 @@ RoleMap::RoleMap(mlir::ModuleOp module, const WorkloadSpec &spec) {
     return;
   Classifier taints(function, spec);
   taints.propagate();
-
-  // Training loops: the body computes something from the labels.
-  function.walk([&](mlir::scf::ForOp loop) {
-    bool usesLabels = false;
-    loop.getBody()->walk([&](mlir::Operation *inner) {
-      usesLabels |= (taints.opTaint(inner) & kLabels) != 0;
-    });
-    if (usesLabels)
-      trainingLoops[loop] = true;
-  });
-
-  auto set = [&](mlir::Operation *op, Role role) { roles[op] = role; };
-  // Defaults: by taint and place.
-  function.walk([&](mlir::Operation *op) {
-    if (op == function.getOperation())
-      return;
-    mlir::Operation *carrier = roleCarrier(op);
-    if (carrier != op)
-      return; // bodies follow their generic below
-    unsigned taint = taints.opTaint(op);
-    bool training = insideTraining(op, trainingLoops);
-    Role role = Role::Plumbing;
-    if (llvm::isa<mlir::scf::ForOp>(op))
-      role = Role::Schedule;
-    else if (training && (taint & kLabels))
-      role = Role::Gradient;
-    else if (training && (taint & kTrainInput))
-      role = Role::Forward;
-    else if (!training && (taint & kEvalInput))
-      role = Role::Prediction;
-    set(op, role);
-  });
-
-  // Update: what a training loop yields as a parameter's next value.
-  for (auto &entry : trainingLoops) {
-    auto loop = llvm::cast<mlir::scf::ForOp>(entry.first);
-    mlir::Operation *yield = loop.getBody()->getTerminator();
-    for (mlir::Value next : yield->getOperands())
-      if (mlir::Operation *producer = next.getDefiningOp())
-        if (!llvm::isa<mlir::scf::ForOp>(producer) &&
-            producer->getBlock() == loop.getBody())
-          set(producer, Role::Update);
-    // Parameters' initial values.
-    for (mlir::Value init : loop.getInitArgs())
-      if (mlir::Operation *producer = init.getDefiningOp())
-        if (!insideTraining(producer, trainingLoops) &&
-            !llvm::isa<mlir::scf::ForOp>(producer))
-          set(producer, Role::Parameter);
-  }
-
-  // Loss: where the labels themselves (values derived from nothing but the
-  // labels) meet a label-free value computed from the inputs.
-  std::vector<mlir::Operation *> lossOps;
-  function.walk([&](mlir::Operation *op) {
-    if (roles.lookup(op) != Role::Gradient)
-      return;
-    bool labels = false, outputs = false;
-    for (mlir::Value operand : op->getOperands()) {
-      unsigned taint = taints.taintOf(operand);
-      labels |= taint == kLabels;
-      outputs |= (taint & kTrainInput) && !(taint & kLabels);
-    }
-    if (labels && outputs) {
-      set(op, Role::Loss);
-      lossOps.push_back(op);
-    }
-  });
-
-  // The forward pass is what the loss is computed from; input-derived ops
-  // outside that slice (the transposes of the backward pass) are gradient.
-  llvm::DenseMap<mlir::Operation *, bool> forwardSlice;
-  std::vector<mlir::Operation *> work = lossOps;
-  while (!work.empty()) {
-    mlir::Operation *op = work.back();
-    work.pop_back();
-    for (mlir::Value operand : op->getOperands())
-      if (mlir::Operation *producer = operand.getDefiningOp()) {
-        producer = roleCarrier(producer);
-        if (roles.lookup(producer) == Role::Forward &&
-            forwardSlice.try_emplace(producer, true).second)
-          work.push_back(producer);
-      }
-  }
-  function.walk([&](mlir::Operation *op) {
-    if (roles.lookup(op) == Role::Forward && !forwardSlice.count(op) &&
-        !lossOps.empty())
-      set(op, Role::Gradient);
-  });
-  // Label-free linalg ops of a training loop that only feed the gradient
-  // (a transposed weight) are gradient too.
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    function.walk([&](mlir::Operation *op) {
-      if (roles.lookup(op) != Role::Plumbing ||
-          !insideTraining(op, trainingLoops) ||
-          !llvm::isa<mlir::linalg::LinalgOp>(op) ||
-          llvm::isa<mlir::linalg::FillOp>(op) || op->use_empty())
-        return;
-      for (mlir::Operation *user : op->getUsers()) {
-        Role userRole = roles.lookup(roleCarrier(user));
-        if (userRole != Role::Gradient && userRole != Role::Loss &&
-            userRole != Role::Update)
-          return;
-      }
-      set(op, Role::Gradient);
-      changed = true;
-    });
-  }
-
-  // Constants: by what uses them.
-  function.walk([&](mlir::arith::ConstantOp constant) {
-    if (roleCarrier(constant) != constant.getOperation())
-      return;
-    llvm::SmallSetVector<Role, 4> userRoles;
-    bool bound = false;
-    for (mlir::OpOperand &use : constant->getUses()) {
-      mlir::Operation *user = use.getOwner();
-      if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(user))
-        bound |= use.getOperandNumber() < 3;
-      userRoles.insert(roles.lookup(roleCarrier(user)));
-    }
-    if (bound)
-      set(constant, Role::Schedule);
-    else if (userRoles.size() == 1 &&
-             (userRoles[0] == Role::Update || userRoles[0] == Role::Parameter))
-      set(constant, userRoles[0]);
-    else if (llvm::isa<mlir::ShapedType>(constant.getType()) &&
-             llvm::cast<mlir::ShapedType>(constant.getType()).getRank() >= 1 &&
-             !userRoles.empty() &&
-             (userRoles[0] == Role::Prediction ||
-              userRoles[0] == Role::Forward))
-      set(constant, Role::Parameter);
-  });
-
-  // Bodies take their generic's role.
-  function.walk([&](mlir::Operation *op) {
-    mlir::Operation *carrier = roleCarrier(op);
-    if (carrier != op)
-      roles[op] = roles.lookup(carrier);
-  });
-
-  // Functions the entry calls, directly or not: every op in one takes the
-  // role of the call that reaches it (an initialiser the entry calls for the
-  // weights is parameter code).
-  llvm::DenseSet<mlir::Operation *> visited = {function.getOperation()};
-  std::vector<std::pair<mlir::func::FuncOp, Role>> callees;
-  auto addCallees = [&](mlir::func::FuncOp caller,
-                        std::optional<Role> inherited) {
-    caller.walk([&](mlir::func::CallOp call) {
-      auto callee = module.lookupSymbol<mlir::func::FuncOp>(call.getCallee());
-      if (callee && !callee.isExternal() &&
-          visited.insert(callee.getOperation()).second)
-        callees.push_back({callee, inherited.value_or(roleOf(call))});
-    });
-  };
-  addCallees(function, std::nullopt);
-  while (!callees.empty()) {
-    auto [callee, role] = callees.back();
-    callees.pop_back();
-    callee.walk([&](mlir::Operation *op) {
-      if (op != callee.getOperation())
-        roles[op] = role;
-    });
-    addCallees(callee, role);
-  }
+  RoleAssignment assignment{function, taints, roles, trainingLoops};
+  assignment.findTrainingLoops();
+  assignment.assignByTaint();
+  assignment.assignUpdatesAndParameters();
+  std::vector<mlir::Operation *> lossOps = assignment.assignLoss();
+  assignment.narrowForwardTo(lossOps);
+  assignment.assignGradientFeeders();
+  assignment.assignConstants();
+  assignment.assignBodies();
+  assignment.assignCallees(module);
 }
 
 Role RoleMap::roleOf(mlir::Operation *op) const {

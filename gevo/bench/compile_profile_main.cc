@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 
 #include "absl/strings/str_format.h"
+#include "gevo/bench/bench_tool.h"
 #include "gevo/bench/figures.h"
 #include "gevo/bench/pass_timer.h"
 #include "gevo/eval/bindings.h"
@@ -32,7 +33,6 @@
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
-#include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -308,15 +308,14 @@ constexpr Setting kSettings[] = {
 } // namespace
 
 int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  if (!cl::ParseCommandLineOptions(
-          argc, argv, "Where a variant's compile time goes.\n", &llvm::errs()))
+  if (!gevo::parseBenchFlags(category, argc, argv,
+                             "Where a variant's compile time goes.\n"))
     return 2;
   llvm::json::Object figures;
   for (const char *name : {"digits_mlp_train", "digits_mlp_predict"}) {
     absl::StatusOr<Subject> subject = load(name);
     if (!subject.ok())
-      return gevo::reportBadInput(std::string(subject.status().message()));
+      return gevo::reportFailure(subject.status());
     std::printf("%s (the unmodified program, default pipeline)\n", name);
     llvm::json::Object cold =
         repeated([&] { return compileInChild(*subject); });
@@ -359,6 +358,6 @@ int main(int argc, char **argv) {
   }
   if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
       !written.ok())
-    return gevo::reportBadInput(std::string(written.message()));
+    return gevo::reportFailure(written);
   return 0;
 }

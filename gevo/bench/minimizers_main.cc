@@ -20,6 +20,8 @@
 #include "absl/strings/str_split.h"
 #include "analysis/ddmin.h"
 #include "analysis/minimize.h"
+#include "gevo/bench/bench_tool.h"
+#include "gevo/bench/bench_workbench.h"
 #include "gevo/bench/figures.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -48,149 +50,205 @@ cl::opt<std::string>
     jsonPath("json", cl::desc("Figures file (default minimizers.json)"),
              cl::init("minimizers.json"), cl::cat(category));
 
-} // namespace
+constexpr int kMethods = 4, kExhaustive = 3;
+const gevo::Minimizer kMethodList[kMethods] = {
+    gevo::Minimizer::Split, gevo::Minimizer::Ddmin, gevo::Minimizer::Greedy,
+    gevo::Minimizer::Exhaustive};
 
-int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "split vs ddmin vs greedy vs exhaustive "
-                                   "patch minimisation on a run's front.\n",
-                                   &llvm::errs()))
-    return 2;
-  std::string dir = gevo::resolveUserPath(runDir);
-  gevo::RunDirectory run(dir);
+/// One method's result on one patch (kept -1: it did not finish).
+struct MethodRun {
+  int kept = -1, tests = 0, evaluations = 0, statically = 0;
+  bool minimal = false;
+  std::string cell = "-";
+};
+
+/// The sums over the patches every method finished.
+struct Totals {
+  int64_t evaluations[kMethods] = {}, tests[kMethods] = {}, kept[kMethods] = {},
+          notOneMinimal[kMethods] = {}, statically[kMethods] = {};
+  int compared = 0;
+
+  void add(const MethodRun (&runs)[kMethods]) {
+    ++compared;
+    for (int m = 0; m < kMethods; ++m) {
+      evaluations[m] += runs[m].evaluations;
+      tests[m] += runs[m].tests;
+      statically[m] += runs[m].statically;
+      kept[m] += runs[m].kept;
+      notOneMinimal[m] += !runs[m].minimal;
+    }
+  }
+};
+
+/// The run's front and a workbench for its workload (the unmodified program
+/// measured).
+struct FrontBench {
+  std::vector<gevo::FrontEntry> front;
+  std::unique_ptr<gevo::Workbench> bench;
+};
+
+absl::StatusOr<FrontBench> openFront(const gevo::RunDirectory &run) {
   absl::StatusOr<gevo::RunInfo> info = run.readRun();
   absl::StatusOr<std::vector<gevo::FrontEntry>> front = run.readFront();
   if (!info.ok() || !front.ok())
-    return gevo::reportBadInput(
-        std::string((!info.ok() ? info.status() : front.status()).message()));
+    return !info.ok() ? info.status() : front.status();
   // A search records its workload as it found it: maybe in its runfiles.
-  std::string workload = info->workloadPath;
-  absl::StatusOr<gevo::WorkloadSpec> spec =
-      gevo::loadWorkloadSpec(gevo::findRunfile(workload));
-  if (!spec.ok())
-    return gevo::reportBadInput(std::string(spec.status().message()));
-  auto bench = gevo::Workbench::create(*spec, gevo::WorkbenchOptions());
+  absl::StatusOr<std::unique_ptr<gevo::Workbench>> bench =
+      gevo::openMeasuredWorkbench(info->workloadPath, gevo::WorkbenchOptions());
   if (!bench.ok())
-    return gevo::reportBadInput(std::string(bench.status().message()));
-  if (absl::Status status = (*bench)->measureBaseline(); !status.ok())
-    return gevo::reportBadInput(std::string(status.message()));
-  gevo::EffectOptions options;
-  for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
-    options.objectives.emplace_back(name);
+    return bench.status();
+  return FrontBench{std::move(*front), std::move(*bench)};
+}
 
-  const gevo::Minimizer methods[] = {
-      gevo::Minimizer::Split, gevo::Minimizer::Ddmin, gevo::Minimizer::Greedy,
-      gevo::Minimizer::Exhaustive};
-  constexpr int kMethods = 4, kExhaustive = 3;
-  int64_t totalEvaluations[kMethods] = {}, totalTests[kMethods] = {},
-          totalKept[kMethods] = {}, notOneMinimal[kMethods] = {},
-          totalStatic[kMethods] = {};
-  int compared = 0;
-  // Judges whether a result is 1-minimal; its measurements are not counted
-  // against any method.
-  gevo::FitnessCache refereeCache;
-  llvm::json::Array rows;
+void printHeader() {
   std::printf("%-16s %5s", "patch", "edits");
-  for (gevo::Minimizer m : methods)
+  for (gevo::Minimizer m : kMethodList)
     std::printf(" | %-14s", gevo::minimizerName(m));
   std::printf("\n%-16s %5s", "", "");
   for (int m = 0; m < kMethods; ++m)
     std::printf(" | %-14s", "kept/evals");
   std::printf("\n");
-  for (const gevo::FrontEntry &member : *front) {
-    const std::string &name = member.patchPath;
-    absl::StatusOr<gevo::Patch> patch = run.readPatch(name);
-    if (!patch.ok())
-      continue;
-    std::vector<gevo::Edit> edits = patch->edits();
-    gevo::PatchEffect referee(**bench, edits, options, &refereeCache);
-    std::optional<gevo::Measurement> full =
-        referee.measure(gevo::allItems(edits.size()));
-    if (!full || !full->ok())
-      continue;
-    int kept[kMethods], tests[kMethods] = {}, evaluations[kMethods] = {},
-                        statically[kMethods] = {};
-    bool minimal[kMethods] = {};
-    std::string cells[kMethods];
-    llvm::json::Object row{{"patch", name},
-                           {"edits", static_cast<int64_t>(edits.size())}};
-    for (int m = 0; m < kMethods; ++m) {
-      kept[m] = -1;
-      cells[m] = "-";
-      if (m == kExhaustive && static_cast<int>(edits.size()) > exhaustiveLimit)
-        continue;
-      gevo::FitnessCache cache; // each method pays for its own evaluations
-      gevo::PatchEffect effect(**bench, edits, options, &cache);
-      absl::StatusOr<gevo::MinimizeResult> result =
-          gevo::minimizePatch(effect, methods[m]);
-      if (!result.ok())
-        continue;
-      kept[m] = static_cast<int>(result->kept.size());
-      tests[m] = result->tests;
-      evaluations[m] = result->evaluations;
-      statically[m] = result->decidedStatically;
-      // 1-minimal: no single kept edit can go.
-      minimal[m] = true;
-      for (size_t drop = 0; drop < result->kept.size(); ++drop) {
-        std::vector<size_t> smaller = result->kept;
-        smaller.erase(smaller.begin() + drop);
-        std::optional<gevo::Measurement> without = referee.measure(smaller);
-        if (without && referee.keepsEffect(*without, *full))
-          minimal[m] = false;
-      }
-      cells[m] = llvm::formatv("{0}/{1}{2}", kept[m], evaluations[m],
-                               minimal[m] ? "" : " (not 1-min)")
-                     .str();
-      std::string method = gevo::minimizerName(methods[m]);
-      row[method + "_kept"] = kept[m];
-      row[method + "_tests"] = tests[m];
-      row[method + "_evaluations"] = evaluations[m];
-      row[method + "_decided_statically"] = statically[m];
-      row[method + "_one_minimal"] = minimal[m];
-    }
-    std::printf("%-16s %5zu", name.c_str(), edits.size());
-    for (int m = 0; m < kMethods; ++m)
-      std::printf(" | %-14s", cells[m].c_str());
-    std::printf("\n");
-    std::fflush(stdout);
-    bool all = std::all_of(kept, kept + kMethods, [](int k) { return k >= 0; });
-    if (all) {
-      ++compared;
-      for (int m = 0; m < kMethods; ++m) {
-        totalEvaluations[m] += evaluations[m];
-        totalTests[m] += tests[m];
-        totalStatic[m] += statically[m];
-        totalKept[m] += kept[m];
-        notOneMinimal[m] += !minimal[m];
-      }
-    }
-    row["compared"] = all;
-    rows.push_back(std::move(row));
+}
+
+/// Whether no single kept edit can go (the referee's measurements).
+bool oneMinimal(gevo::PatchEffect &referee, const std::vector<size_t> &kept,
+                const gevo::Measurement &full) {
+  bool minimal = true;
+  for (size_t drop = 0; drop < kept.size(); ++drop) {
+    std::vector<size_t> smaller = kept;
+    smaller.erase(smaller.begin() + drop);
+    std::optional<gevo::Measurement> without = referee.measure(smaller);
+    if (without && referee.keepsEffect(*without, full))
+      minimal = false;
   }
+  return minimal;
+}
+
+/// Minimises `edits` with method `m`, on a cache of its own.
+MethodRun runMethod(gevo::Workbench &bench,
+                    const std::vector<gevo::Edit> &edits,
+                    const gevo::EffectOptions &options, int m,
+                    gevo::PatchEffect &referee, const gevo::Measurement &full) {
+  MethodRun run;
+  if (m == kExhaustive && static_cast<int>(edits.size()) > exhaustiveLimit)
+    return run;
+  gevo::FitnessCache cache; // each method pays for its own evaluations
+  gevo::PatchEffect effect(bench, edits, options, &cache);
+  absl::StatusOr<gevo::MinimizeResult> result =
+      gevo::minimizePatch(effect, kMethodList[m]);
+  if (!result.ok())
+    return run;
+  run.kept = static_cast<int>(result->kept.size());
+  run.tests = result->tests;
+  run.evaluations = result->evaluations;
+  run.statically = result->decidedStatically;
+  run.minimal = oneMinimal(referee, result->kept, full);
+  run.cell = llvm::formatv("{0}/{1}{2}", run.kept, run.evaluations,
+                           run.minimal ? "" : " (not 1-min)")
+                 .str();
+  return run;
+}
+
+/// Every method on the patch `name` (`runs`), its row printed; the row's
+/// JSON, or nothing when the patch is not read or does not measure ok.
+std::optional<llvm::json::Object>
+comparePatch(gevo::Workbench &bench, const gevo::RunDirectory &run,
+             const std::string &name, const gevo::EffectOptions &options,
+             gevo::FitnessCache &refereeCache, MethodRun (&runs)[kMethods]) {
+  absl::StatusOr<gevo::Patch> patch = run.readPatch(name);
+  if (!patch.ok())
+    return std::nullopt;
+  std::vector<gevo::Edit> edits = patch->edits();
+  gevo::PatchEffect referee(bench, edits, options, &refereeCache);
+  std::optional<gevo::Measurement> full =
+      referee.measure(gevo::allItems(edits.size()));
+  if (!full || !full->ok())
+    return std::nullopt;
+  llvm::json::Object row{{"patch", name},
+                         {"edits", static_cast<int64_t>(edits.size())}};
+  for (int m = 0; m < kMethods; ++m) {
+    runs[m] = runMethod(bench, edits, options, m, referee, *full);
+    if (runs[m].kept < 0)
+      continue;
+    std::string method = gevo::minimizerName(kMethodList[m]);
+    row[method + "_kept"] = runs[m].kept;
+    row[method + "_tests"] = runs[m].tests;
+    row[method + "_evaluations"] = runs[m].evaluations;
+    row[method + "_decided_statically"] = runs[m].statically;
+    row[method + "_one_minimal"] = runs[m].minimal;
+  }
+  std::printf("%-16s %5zu", name.c_str(), edits.size());
+  for (int m = 0; m < kMethods; ++m)
+    std::printf(" | %-14s", runs[m].cell.c_str());
+  std::printf("\n");
+  std::fflush(stdout);
+  return row;
+}
+
+/// The totals as figures, and as one line in `summary`.
+llvm::json::Object totalFigures(const Totals &totals, llvm::json::Array rows,
+                                std::string &summary) {
   // The run as the user named it (relative under run_all.sh), not this
   // checkout's absolute path.
   llvm::json::Object figures{{"run", runDir.getValue()},
                              {"objectives", objectives.getValue()},
-                             {"patches_compared", compared},
+                             {"patches_compared", totals.compared},
                              {"patches", std::move(rows)}};
-  std::string summary;
   for (int m = 0; m < kMethods; ++m) {
-    std::string method = gevo::minimizerName(methods[m]);
-    figures[method + "_evaluations"] = totalEvaluations[m];
-    figures[method + "_tests"] = totalTests[m];
-    figures[method + "_decided_statically"] = totalStatic[m];
-    figures[method + "_kept"] = totalKept[m];
-    figures[method + "_not_one_minimal"] = notOneMinimal[m];
+    std::string method = gevo::minimizerName(kMethodList[m]);
+    figures[method + "_evaluations"] = totals.evaluations[m];
+    figures[method + "_tests"] = totals.tests[m];
+    figures[method + "_decided_statically"] = totals.statically[m];
+    figures[method + "_kept"] = totals.kept[m];
+    figures[method + "_not_one_minimal"] = totals.notOneMinimal[m];
     summary += llvm::formatv("{0}{1} {2} evaluations -> {3} edits ({4} not "
                              "1-minimal)",
-                             m ? ", " : "", method, totalEvaluations[m],
-                             totalKept[m], notOneMinimal[m])
+                             m ? ", " : "", method, totals.evaluations[m],
+                             totals.kept[m], totals.notOneMinimal[m])
                    .str();
   }
+  return figures;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (!gevo::parseBenchFlags(category, argc, argv,
+                             "split vs ddmin vs greedy vs exhaustive "
+                             "patch minimisation on a run's front.\n"))
+    return 2;
+  gevo::RunDirectory run(gevo::resolveUserPath(runDir));
+  absl::StatusOr<FrontBench> opened = openFront(run);
+  if (!opened.ok())
+    return gevo::reportFailure(opened.status());
+  gevo::EffectOptions options;
+  for (absl::string_view name : absl::StrSplit(objectives.getValue(), ','))
+    options.objectives.emplace_back(name);
+  Totals totals;
+  // Judges whether a result is 1-minimal; its measurements are not counted
+  // against any method.
+  gevo::FitnessCache refereeCache;
+  llvm::json::Array rows;
+  printHeader();
+  for (const gevo::FrontEntry &member : opened->front) {
+    MethodRun runs[kMethods];
+    std::optional<llvm::json::Object> row = comparePatch(
+        *opened->bench, run, member.patchPath, options, refereeCache, runs);
+    if (!row)
+      continue;
+    bool all = std::all_of(runs, runs + kMethods,
+                           [](const MethodRun &r) { return r.kept >= 0; });
+    if (all)
+      totals.add(runs);
+    (*row)["compared"] = all;
+    rows.push_back(std::move(*row));
+  }
+  std::string summary;
+  llvm::json::Object figures = totalFigures(totals, std::move(rows), summary);
   if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
       !written.ok())
-    return gevo::reportBadInput(std::string(written.message()));
-  std::printf("minimizers on %d patches: %s\n", compared, summary.c_str());
+    return gevo::reportFailure(written);
+  std::printf("minimizers on %d patches: %s\n", totals.compared,
+              summary.c_str());
   return 0;
 }

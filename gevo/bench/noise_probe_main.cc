@@ -11,6 +11,7 @@
 
 #include <cstdio>
 
+#include "gevo/bench/bench_workbench.h"
 #include "gevo/eval/workload.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -57,11 +58,9 @@ int main(int argc, char **argv) {
   gevo::WorkbenchOptions options;
   options.workers = workers;
   options.evaluation.pipeline = pipeline;
-  auto bench = gevo::Workbench::create(*spec, options);
+  auto bench = gevo::openMeasuredWorkbench(*spec, options);
   if (!bench.ok())
     return gevo::reportBadInput(std::string(bench.status().message()));
-  if (absl::Status s = (*bench)->measureBaseline(); !s.ok())
-    return gevo::reportBadInput(std::string(s.message()));
   for (int r = 0; r < rounds; ++r) {
     gevo::Workbench::AgainstUnmodified m =
         (*bench)->measureAgainstUnmodified(lists, pairs, false, children);

@@ -29,6 +29,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "analysis/analyze.h"
+#include "gevo/bench/bench_search.h"
+#include "gevo/bench/bench_tool.h"
 #include "gevo/bench/figures.h"
 #include "gevo/eval/harness.h"
 #include "gevo/search/search.h"
@@ -118,29 +120,218 @@ double claimFigure(const Claim &claim, const gevo::FrontMember &member,
   return m.test.accuracy() - run.baselineRemeasured.test.accuracy();
 }
 
+const Claim kClaims[] = {{"testdata/digits_mlp_predict", true},
+                         {"testdata/digits_mlp_train", false}};
+
+/// `path` as the user gave --out (relative to where the bench was started)
+/// when it lies under `out` (--out resolved), not this machine's absolute
+/// one.
+std::string shown(const std::string &out, const std::string &path) {
+  return path.rfind(out, 0) == 0 ? outDir + path.substr(out.size()) : path;
+}
+
+/// The workload's name: the last part of its path.
+std::string workloadName(const Claim &claim) {
+  std::string path = claim.workload;
+  return path.substr(path.rfind('/') + 1);
+}
+
+/// The seed whose member had the best figure.
+struct Best {
+  std::optional<double> figure;
+  std::string patch; // under --out, resolved
+  double baseline = 0, accuracy = 0, ratio = 0;
+};
+
+/// A claim over every seed.
+struct ClaimRuns {
+  llvm::json::Array rows;
+  Best best;
+  double sum = 0;
+  int found = 0;
+  // Each seed's figure, 0 where no member qualified (no speed-up beyond
+  // noise, no gain on validation).
+  std::vector<double> perSeed;
+};
+
+gevo::SearchConfig seedConfig(const Claim &claim, int seed, double seconds,
+                              const std::string &out) {
+  gevo::SearchConfig config;
+  config.workloadPath = gevo::findRunfile(claim.workload);
+  config.objectives = {"runtime", "error"};
+  config.budgetSeconds = seconds;
+  config.seed = seed;
+  config.workers = workers;
+  config.outDir =
+      llvm::formatv("{0}/{1}-seed{2}", out, workloadName(claim), seed).str();
+  return config;
+}
+
+void printSeedRow(const Claim &claim, int seed, const gevo::SearchResult &run,
+                  const gevo::FrontMember *chosen, double figure) {
+  std::printf(
+      "%-20s %4d %8.4f %8.4f %10s %9.3f %6zu  %s\n",
+      workloadName(claim).c_str(), seed, run.baselineRemeasured.test.accuracy(),
+      chosen ? chosen->remeasured.test.accuracy() : 0.0,
+      !chosen            ? "none"
+      : claim.prediction ? absl::StrFormat("%+.1f%%", figure * 100).c_str()
+                         : absl::StrFormat("%+.4f", figure).c_str(),
+      chosen ? chosen->remeasured.runtimeRatio : 0.0, run.front.size(),
+      chosen ? chosen->patchPath.c_str() : "");
+  std::fflush(stdout);
+}
+
+/// What seed `seed`'s search (in `dir`) found for `claim`: its row in
+/// `runs`, the best seed updated, the row printed.
+void recordSeed(const Claim &claim, int seed, const std::string &dir,
+                const gevo::SearchResult &run, const std::string &out,
+                ClaimRuns &runs) {
+  const gevo::FrontMember *chosen = chooseOnValidation(claim, run);
+  std::optional<double> seedBest;
+  if (chosen)
+    seedBest = claimFigure(claim, *chosen, run);
+  runs.perSeed.push_back(seedBest.value_or(0.0));
+  double baselineTest = run.baselineRemeasured.test.accuracy();
+  llvm::json::Object row{{"seed", seed},
+                         {"run", shown(out, dir)},
+                         {"baseline_test_accuracy", baselineTest},
+                         {"front_size", int64_t(run.front.size())},
+                         {"evaluations", run.counts.evaluations},
+                         {"noise", run.runtimeNoise}};
+  if (chosen) {
+    const gevo::Measurement &m = chosen->remeasured;
+    row["figure"] = *seedBest;
+    row["test_accuracy"] = m.test.accuracy();
+    row["validation_accuracy"] = m.validation.accuracy();
+    row["test_accuracy_change"] = m.test.accuracy() - baselineTest;
+    row["runtime_ratio"] = m.runtimeRatio;
+    std::string patchPath = dir + "/" + chosen->patchPath;
+    row["patch"] = shown(out, patchPath);
+    runs.sum += *seedBest;
+    ++runs.found;
+    if (!runs.best.figure || *seedBest > *runs.best.figure)
+      runs.best = Best{seedBest, patchPath, baselineTest, m.test.accuracy(),
+                       m.runtimeRatio};
+  }
+  printSeedRow(claim, seed, run, chosen, seedBest.value_or(0.0));
+  runs.rows.push_back(std::move(row));
+}
+
+/// A search per seed for `claim`, each member chosen and recorded.
+absl::StatusOr<ClaimRuns> runSeeds(const Claim &claim, double seconds,
+                                   const std::string &out) {
+  ClaimRuns runs;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    gevo::SearchConfig config = seedConfig(claim, seed, seconds, out);
+    absl::StatusOr<gevo::SearchResult> run = gevo::searchFromScratch(config);
+    if (!run.ok())
+      return run.status();
+    recordSeed(claim, seed, config.outDir, *run, out, runs);
+  }
+  return runs;
+}
+
+/// What the best patch does, minimised and labelled (the analyzer), added
+/// to `result`.
+void analyzeBest(const Claim &claim, const Best &best, const std::string &out,
+                 llvm::json::Object &result) {
+  absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(best.patch);
+  gevo::AnalyzeOptions options;
+  options.workers = workers;
+  options.outDir = out + "/" + workloadName(claim) + "-analysis";
+  options.progress = stderr;
+  absl::StatusOr<gevo::AnalysisReport> report =
+      patch.ok()
+          ? gevo::analyzePatches(gevo::findRunfile(claim.workload),
+                                 {{best.patch.substr(out.size() + 1), *patch}},
+                                 options)
+          : absl::StatusOr<gevo::AnalysisReport>(patch.status());
+  if (!report.ok() || report->variants.empty()) {
+    result["analysis_error"] = std::string(
+        report.ok() ? "nothing analysed" : report.status().message());
+    return;
+  }
+  (void)gevo::writeReport(*report, options.outDir);
+  const gevo::VariantFinding &v = report->variants[0];
+  llvm::json::Array labels;
+  for (const gevo::EditFinding &e : v.edits)
+    labels.push_back(llvm::json::Object{{"edit", e.line},
+                                        {"label", e.label.summary},
+                                        {"evidence", e.label.evidence}});
+  absl::StatusOr<std::string> text =
+      gevo::readFile(options.outDir + "/" + v.minimizedPath, "minimal patch");
+  result["minimal_patch"] =
+      text.ok() ? *text : std::string(text.status().message());
+  result["minimal_edits"] = int64_t(v.edits.size());
+  result["original_edits"] = int64_t(v.originalEdits);
+  result["labels"] = std::move(labels);
+  result["report"] = shown(out, options.outDir + "/report.html");
+}
+
+/// The claim's figures over the seeds, the best seed's patch analysed.
+llvm::json::Object claimResult(const Claim &claim, ClaimRuns &runs,
+                               const std::string &out) {
+  llvm::json::Object result{
+      {"workload", workloadName(claim)},
+      {"claim", claim.prediction ? "speed-up at bounded test "
+                                   "accuracy loss"
+                                 : "test-accuracy gain at bounded "
+                                   "run time"},
+      {"seeds", std::move(runs.rows)},
+      {"seeds_with_a_variant", runs.found},
+      {"mean_figure", runs.found ? runs.sum / runs.found : 0},
+      {"median_figure", gevo::median(runs.perSeed)},
+      {"chosen_on", "validation accuracy and "
+                    "re-measured run time; figures "
+                    "read on the test split"}};
+  const Best &best = runs.best;
+  if (best.figure) {
+    result["best_figure"] = *best.figure;
+    result["best_patch"] = shown(out, best.patch);
+    result["baseline_test_accuracy"] = best.baseline;
+    result["test_accuracy"] = best.accuracy;
+    result["runtime_ratio"] = best.ratio;
+    analyzeBest(claim, best, out, result);
+  }
+  return result;
+}
+
+/// The claim's figures in words.
+std::string claimSummary(const Claim &claim, const ClaimRuns &runs) {
+  const Best &best = runs.best;
+  double median = gevo::median(runs.perSeed);
+  if (!best.figure)
+    return claim.prediction ? "no speed-up beyond noise within the "
+                              "accuracy bound"
+                            : "no validation gain within the run-time "
+                              "bound";
+  if (claim.prediction)
+    return absl::StrFormat("best seed %+.1f%% speed (run x%.3f) at test "
+                           "accuracy %.1f%% -> %.1f%%, median over seeds "
+                           "%+.1f%%",
+                           *best.figure * 100, best.ratio, best.baseline * 100,
+                           best.accuracy * 100, median * 100);
+  return absl::StrFormat("best seed %+.2f points of test accuracy "
+                         "(%.1f%% -> %.1f%%) at run x%.3f, median over "
+                         "seeds %+.2f points",
+                         *best.figure * 100, best.baseline * 100,
+                         best.accuracy * 100, best.ratio, median * 100);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "GEVO-ML's prediction and training claims "
-                                   "on the digits workloads.\n",
-                                   &llvm::errs()))
+  if (!gevo::parseBenchFlags(category, argc, argv,
+                             "GEVO-ML's prediction and training claims "
+                             "on the digits workloads.\n"))
     return 2;
   absl::StatusOr<double> seconds = gevo::parseDuration(budget);
   if (!seconds.ok())
     return gevo::reportBadInput("--budget: " +
                                 std::string(seconds.status().message()));
   std::string out = gevo::resolveUserPath(outDir);
-  // Paths in the figures as the user gave --out (relative to where the bench
-  // was started), not this machine's absolute ones.
-  auto shown = [&](const std::string &path) {
-    return path.rfind(out, 0) == 0 ? outDir + path.substr(out.size()) : path;
-  };
   if (absl::Status made = gevo::makeDirectory(out); !made.ok())
-    return gevo::reportBadInput(std::string(made.message()));
-  const Claim claims[] = {{"testdata/digits_mlp_predict", true},
-                          {"testdata/digits_mlp_train", false}};
+    return gevo::reportFailure(made);
   llvm::json::Object figures{{"budget_seconds", *seconds},
                              {"seeds", seeds.getValue()},
                              {"max_accuracy_loss", maxAccuracyLoss.getValue()},
@@ -148,149 +339,18 @@ int main(int argc, char **argv) {
   std::string summary;
   std::printf("%-20s %4s %8s %8s %10s %9s %6s  %s\n", "workload", "seed",
               "test", "variant", "figure", "run x", "front", "patch");
-  for (const Claim &claim : claims) {
-    std::string path = claim.workload;
-    std::string name = path.substr(path.rfind('/') + 1);
-    llvm::json::Array rows;
-    std::optional<double> best;
-    std::string bestPatch;
-    double bestBaseline = 0, bestAccuracy = 0, bestRatio = 0, sum = 0;
-    int found = 0;
-    // Each seed's figure, 0 where no member qualified (no speed-up beyond
-    // noise, no gain on validation).
-    std::vector<double> perSeed;
-    for (int seed = 1; seed <= seeds; ++seed) {
-      gevo::SearchConfig config;
-      config.workloadPath = gevo::findRunfile(claim.workload);
-      config.objectives = {"runtime", "error"};
-      config.budgetSeconds = *seconds;
-      config.seed = seed;
-      config.workers = workers;
-      config.outDir = llvm::formatv("{0}/{1}-seed{2}", out, name, seed).str();
-      std::system(("rm -rf '" + config.outDir + "'").c_str());
-      absl::StatusOr<gevo::SearchResult> run =
-          gevo::runSearch(config, false, nullptr);
-      if (!run.ok())
-        return gevo::reportBadInput(std::string(run.status().message()));
-      const gevo::FrontMember *chosen = chooseOnValidation(claim, *run);
-      std::optional<double> seedBest;
-      if (chosen)
-        seedBest = claimFigure(claim, *chosen, *run);
-      perSeed.push_back(seedBest.value_or(0.0));
-      double baselineTest = run->baselineRemeasured.test.accuracy();
-      llvm::json::Object row{{"seed", seed},
-                             {"run", shown(config.outDir)},
-                             {"baseline_test_accuracy", baselineTest},
-                             {"front_size", int64_t(run->front.size())},
-                             {"evaluations", run->counts.evaluations},
-                             {"noise", run->runtimeNoise}};
-      if (chosen) {
-        row["figure"] = *seedBest;
-        row["test_accuracy"] = chosen->remeasured.test.accuracy();
-        row["validation_accuracy"] = chosen->remeasured.validation.accuracy();
-        row["test_accuracy_change"] =
-            chosen->remeasured.test.accuracy() - baselineTest;
-        row["runtime_ratio"] = chosen->remeasured.runtimeRatio;
-        std::string patchPath = config.outDir + "/" + chosen->patchPath;
-        row["patch"] = shown(patchPath);
-        sum += *seedBest;
-        ++found;
-        if (!best || *seedBest > *best) {
-          best = seedBest;
-          bestPatch = patchPath;
-          bestBaseline = baselineTest;
-          bestAccuracy = chosen->remeasured.test.accuracy();
-          bestRatio = chosen->remeasured.runtimeRatio;
-        }
-      }
-      std::printf("%-20s %4d %8.4f %8.4f %10s %9.3f %6zu  %s\n", name.c_str(),
-                  seed, baselineTest,
-                  chosen ? chosen->remeasured.test.accuracy() : 0.0,
-                  !chosen ? "none"
-                  : claim.prediction
-                      ? absl::StrFormat("%+.1f%%", *seedBest * 100).c_str()
-                      : absl::StrFormat("%+.4f", *seedBest).c_str(),
-                  chosen ? chosen->remeasured.runtimeRatio : 0.0,
-                  run->front.size(), chosen ? chosen->patchPath.c_str() : "");
-      std::fflush(stdout);
-      rows.push_back(std::move(row));
-    }
-    llvm::json::Object result{{"workload", name},
-                              {"claim", claim.prediction
-                                            ? "speed-up at bounded test "
-                                              "accuracy loss"
-                                            : "test-accuracy gain at bounded "
-                                              "run time"},
-                              {"seeds", std::move(rows)},
-                              {"seeds_with_a_variant", found},
-                              {"mean_figure", found ? sum / found : 0},
-                              {"median_figure", gevo::median(perSeed)},
-                              {"chosen_on", "validation accuracy and "
-                                            "re-measured run time; figures "
-                                            "read on the test split"}};
-    if (best) {
-      result["best_figure"] = *best;
-      result["best_patch"] = shown(bestPatch);
-      result["baseline_test_accuracy"] = bestBaseline;
-      result["test_accuracy"] = bestAccuracy;
-      result["runtime_ratio"] = bestRatio;
-      // What the best patch does: minimised and labelled.
-      absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(bestPatch);
-      gevo::AnalyzeOptions options;
-      options.workers = workers;
-      options.outDir = out + "/" + name + "-analysis";
-      options.progress = stderr;
-      absl::StatusOr<gevo::AnalysisReport> report =
-          patch.ok()
-              ? gevo::analyzePatches(
-                    gevo::findRunfile(claim.workload),
-                    {{bestPatch.substr(out.size() + 1), *patch}}, options)
-              : absl::StatusOr<gevo::AnalysisReport>(patch.status());
-      if (report.ok() && !report->variants.empty()) {
-        (void)gevo::writeReport(*report, options.outDir);
-        const gevo::VariantFinding &v = report->variants[0];
-        llvm::json::Array labels;
-        for (const gevo::EditFinding &e : v.edits)
-          labels.push_back(llvm::json::Object{{"edit", e.line},
-                                              {"label", e.label.summary},
-                                              {"evidence", e.label.evidence}});
-        absl::StatusOr<std::string> text = gevo::readFile(
-            options.outDir + "/" + v.minimizedPath, "minimal patch");
-        result["minimal_patch"] =
-            text.ok() ? *text : std::string(text.status().message());
-        result["minimal_edits"] = int64_t(v.edits.size());
-        result["original_edits"] = int64_t(v.originalEdits);
-        result["labels"] = std::move(labels);
-        result["report"] = shown(options.outDir + "/report.html");
-      } else {
-        result["analysis_error"] = std::string(
-            report.ok() ? "nothing analysed" : report.status().message());
-      }
-    }
-    absl::StrAppend(
-        &summary, summary.empty() ? "" : "; ", name, ": ",
-        !best ? std::string(claim.prediction
-                                ? "no speed-up beyond noise within the "
-                                  "accuracy bound"
-                                : "no validation gain within the run-time "
-                                  "bound")
-        : claim.prediction
-            ? absl::StrFormat("best seed %+.1f%% speed (run x%.3f) at test "
-                              "accuracy %.1f%% -> %.1f%%, median over seeds "
-                              "%+.1f%%",
-                              *best * 100, bestRatio, bestBaseline * 100,
-                              bestAccuracy * 100, gevo::median(perSeed) * 100)
-            : absl::StrFormat("best seed %+.2f points of test accuracy "
-                              "(%.1f%% -> %.1f%%) at run x%.3f, median over "
-                              "seeds %+.2f points",
-                              *best * 100, bestBaseline * 100,
-                              bestAccuracy * 100, bestRatio,
-                              gevo::median(perSeed) * 100));
-    figures[claim.prediction ? "prediction" : "training"] = std::move(result);
+  for (const Claim &claim : kClaims) {
+    absl::StatusOr<ClaimRuns> runs = runSeeds(claim, *seconds, out);
+    if (!runs.ok())
+      return gevo::reportFailure(runs.status());
+    absl::StrAppend(&summary, summary.empty() ? "" : "; ", workloadName(claim),
+                    ": ", claimSummary(claim, *runs));
+    figures[claim.prediction ? "prediction" : "training"] =
+        claimResult(claim, *runs, out);
   }
   if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
       !written.ok())
-    return gevo::reportBadInput(std::string(written.message()));
+    return gevo::reportFailure(written);
   std::printf("paper claims (%s per search, best of %d seeds): %s\n",
               budget.getValue().c_str(), seeds.getValue(), summary.c_str());
   return 0;

@@ -15,15 +15,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gevo/bench/bench_tool.h"
+#include "gevo/bench/child_process.h"
 #include "gevo/bench/figures.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
@@ -56,20 +57,7 @@ struct Setup {
 /// Runs `args` (searched on PATH) to completion, its output discarded; its
 /// exit status.
 int runProgram(const std::vector<std::string> &args) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    int null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    std::vector<char *> argv;
-    for (const std::string &a : args)
-      argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return gevo::runChild(args, nullptr).status;
 }
 
 /// One configuration's mpi.json, or an error line.
@@ -103,68 +91,75 @@ llvm::Expected<llvm::json::Value> runSetup(const std::string &search,
   return llvm::json::parse(*text);
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv, "scale_out benchmark\n");
-  std::string search = gevo::findRunfile("gevo/gevo_search");
-  std::string workloadDir = workload.empty()
-                                ? gevo::findRunfile("testdata/digits_mlp_train")
-                                : gevo::resolveUserPath(workload);
-  if (runProgram({"sh", "-c", "command -v mpirun >/dev/null"}) != 0)
-    return gevo::reportBadInput(
-        "mpirun not found: run bazel/setup.sh (openmpi-bin)");
-  std::vector<Setup> setups = {{1, 1}, {2, 1}, {3, 1}, {1, 2}};
+/// What the runs measured: a row per setup, and the figures the
+/// projection is drawn from.
+struct Measured {
   llvm::json::Array rows;
   double oneRank = 0, twoRanks = 0, searchMs = 0, dispatchMs = 0;
+};
+
+/// Prints `setup`'s row of the table and returns it as JSON.
+llvm::json::Object setupRow(Setup setup, const llvm::json::Object *o) {
+  auto num = [&](const char *key) {
+    return o ? o->getNumber(key).value_or(0) : 0.0;
+  };
+  double rate = num("evaluations_per_s");
+  std::printf("%d x %d | %.2f | %.0f%% | %.1f%% | %.3f | %.3f | %.2f\n",
+              setup.ranks, setup.workers, rate,
+              100 * num("rank0_waiting_share"), 100 * num("ranks_idle_share"),
+              num("rank0_dispatch_ms_per_evaluation"),
+              num("rank0_polling_ms_per_evaluation"),
+              num("rank0_search_ms_per_evaluation"));
+  return llvm::json::Object{
+      {"ranks", setup.ranks},
+      {"workers", setup.workers},
+      {"evaluations", num("evaluations")},
+      {"window_s", num("window_s")},
+      {"evaluations_per_s", rate},
+      {"rank0_waiting_share", num("rank0_waiting_share")},
+      {"ranks_idle_share", num("ranks_idle_share")},
+      {"rank0_dispatch_ms_per_evaluation",
+       num("rank0_dispatch_ms_per_evaluation")},
+      {"rank0_polling_ms_per_evaluation",
+       num("rank0_polling_ms_per_evaluation")},
+      {"rank0_search_ms_per_evaluation", num("rank0_search_ms_per_evaluation")},
+  };
+}
+
+/// Runs every setup, printing a row each.
+absl::StatusOr<Measured> measureSetups(const std::string &search,
+                                       const std::string &workloadDir) {
+  std::vector<Setup> setups = {{1, 1}, {2, 1}, {3, 1}, {1, 2}};
+  Measured measured;
   std::printf("ranks x workers | evaluations/s | rank 0 waiting | ranks idle "
               "| rank 0 dispatch ms/eval | polling ms/eval | search ms/eval\n");
   for (Setup setup : setups) {
     llvm::Expected<llvm::json::Value> stats =
         runSetup(search, workloadDir, setup);
     if (!stats)
-      return gevo::reportBadInput(llvm::toString(stats.takeError()));
+      return absl::UnknownError(llvm::toString(stats.takeError()));
     const llvm::json::Object *o = stats->getAsObject();
-    auto num = [&](const char *key) {
-      return o ? o->getNumber(key).value_or(0) : 0.0;
-    };
-    double rate = num("evaluations_per_s");
+    llvm::json::Object row = setupRow(setup, o);
+    double rate = row.getNumber("evaluations_per_s").value_or(0);
     if (setup.workers == 1 && setup.ranks == 1)
-      oneRank = rate;
+      measured.oneRank = rate;
     if (setup.workers == 1 && setup.ranks == 2) {
-      twoRanks = rate;
-      searchMs = num("rank0_search_ms_per_evaluation");
-      dispatchMs = num("rank0_dispatch_ms_per_evaluation");
+      measured.twoRanks = rate;
+      measured.searchMs =
+          row.getNumber("rank0_search_ms_per_evaluation").value_or(0);
+      measured.dispatchMs =
+          row.getNumber("rank0_dispatch_ms_per_evaluation").value_or(0);
     }
-    std::printf("%d x %d | %.2f | %.0f%% | %.1f%% | %.3f | %.3f | %.2f\n",
-                setup.ranks, setup.workers, rate,
-                100 * num("rank0_waiting_share"), 100 * num("ranks_idle_share"),
-                num("rank0_dispatch_ms_per_evaluation"),
-                num("rank0_polling_ms_per_evaluation"),
-                num("rank0_search_ms_per_evaluation"));
-    rows.push_back(llvm::json::Object{
-        {"ranks", setup.ranks},
-        {"workers", setup.workers},
-        {"evaluations", num("evaluations")},
-        {"window_s", num("window_s")},
-        {"evaluations_per_s", rate},
-        {"rank0_waiting_share", num("rank0_waiting_share")},
-        {"ranks_idle_share", num("ranks_idle_share")},
-        {"rank0_dispatch_ms_per_evaluation",
-         num("rank0_dispatch_ms_per_evaluation")},
-        {"rank0_polling_ms_per_evaluation",
-         num("rank0_polling_ms_per_evaluation")},
-        {"rank0_search_ms_per_evaluation",
-         num("rank0_search_ms_per_evaluation")},
-    });
+    measured.rows.push_back(std::move(row));
   }
-  // Paper on paper: a generation is rank 0's serial work for each of its P
-  // individuals (search + dispatch) and then ceil(P / C) rounds of one
-  // evaluation (1 / one rank's rate) on C cores; the population grows with
-  // the cores (P = max(population, C)), so that every core has a variant.
-  double evaluationS = oneRank > 0 ? 1 / oneRank : 0;
-  double serialS = (searchMs + dispatchMs) / 1000;
+  return measured;
+}
+
+/// Paper on paper: a generation is rank 0's serial work for each of its P
+/// individuals (search + dispatch) and then ceil(P / C) rounds of one
+/// evaluation (1 / one rank's rate) on C cores; the population grows with
+/// the cores (P = max(population, C)), so that every core has a variant.
+llvm::json::Array projection(double evaluationS, double serialS) {
   llvm::json::Array projection;
   for (int cores : {2, 64, 1024}) {
     int p = std::max(population.getValue(), cores);
@@ -177,24 +172,52 @@ int main(int argc, char **argv) {
         {"rank0_share", generationS > 0 ? p * serialS / generationS : 0.0},
     });
   }
-  double speedup = oneRank > 0 ? twoRanks / oneRank : 0;
-  llvm::json::Object figures{
+  return projection;
+}
+
+/// Every figure of the benchmark; prints the 2-rank speed-up.
+llvm::json::Object scaleOutFigures(const std::string &workloadDir,
+                                   Measured measured) {
+  double evaluationS = measured.oneRank > 0 ? 1 / measured.oneRank : 0;
+  double serialS = (measured.searchMs + measured.dispatchMs) / 1000;
+  double speedup =
+      measured.oneRank > 0 ? measured.twoRanks / measured.oneRank : 0;
+  std::printf("2 evaluating ranks: %.2fx one rank's evaluations/s (target "
+              ">= 1.7x); rank 0 dispatch %.3f ms per evaluation (target < 1 "
+              "ms)\n",
+              speedup, measured.dispatchMs);
+  return llvm::json::Object{
       {"workload", workloadDir.substr(workloadDir.rfind('/') + 1)},
       {"population", population.getValue()},
       {"generations", generations.getValue()},
-      {"setups", std::move(rows)},
+      {"setups", std::move(measured.rows)},
       {"speedup_2_ranks", speedup},
       {"evaluation_s", evaluationS},
       {"rank0_serial_ms_per_evaluation", 1000 * serialS},
       {"bottleneck_cores", serialS > 0 ? evaluationS / serialS : 0.0},
-      {"projection", std::move(projection)},
+      {"projection", projection(evaluationS, serialS)},
   };
-  std::printf("2 evaluating ranks: %.2fx one rank's evaluations/s (target "
-              ">= 1.7x); rank 0 dispatch %.3f ms per evaluation (target < 1 "
-              "ms)\n",
-              speedup, dispatchMs);
-  absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
-  if (!written.ok())
-    return gevo::reportBadInput(std::string(written.message()));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "scale_out benchmark\n");
+  std::string search = gevo::findRunfile("gevo/gevo_search");
+  std::string workloadDir = workload.empty()
+                                ? gevo::findRunfile("testdata/digits_mlp_train")
+                                : gevo::resolveUserPath(workload);
+  if (runProgram({"sh", "-c", "command -v mpirun >/dev/null"}) != 0)
+    return gevo::reportBadInput(
+        "mpirun not found: run bazel/setup.sh (openmpi-bin)");
+  absl::StatusOr<Measured> measured = measureSetups(search, workloadDir);
+  if (!measured.ok())
+    return gevo::reportFailure(measured.status());
+  llvm::json::Object figures =
+      scaleOutFigures(workloadDir, std::move(*measured));
+  if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
+      !written.ok())
+    return gevo::reportFailure(written);
   return 0;
 }

@@ -15,8 +15,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,7 +26,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "gevo/bench/bench_search.h"
+#include "gevo/bench/bench_tool.h"
+#include "gevo/bench/child_process.h"
 #include "gevo/bench/figures.h"
+#include "gevo/bench/scaled_mlp.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/search/search.h"
 #include "gevo/support/file_io.h"
@@ -67,114 +69,11 @@ cl::opt<std::string> jsonPath("json",
                               cl::desc("Figures file (default scaling.json)"),
                               cl::init("scaling.json"), cl::cat(category));
 
-/// One dense ReLU (or, for the last, linear) layer: %out = act(%in @ W + b)
-/// with W[i,j] = (fract(sin(i*12.9898 + j*78.233 + seed) * 43758.5453) -
-/// 0.5) * 2 * sqrt(1/in).
-std::string layer(int index, const std::string &in, int rows, int inWidth,
-                  int outWidth, bool relu) {
-  std::string w = absl::StrCat("%W", index), t = absl::StrCat("%t", index);
-  std::string wType = absl::StrFormat("tensor<%dx%dxf32>", inWidth, outWidth);
-  std::string oType = absl::StrFormat("tensor<%dx%dxf32>", rows, outWidth);
-  return absl::StrFormat(
-      R"(  %%scale%1$d = arith.constant %2$.9g : f32
-  %%seed%1$d = arith.constant %1$d.0 : f32
-  %%We%1$d = tensor.empty() : %3$s
-  %6$s = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
-      outs(%%We%1$d : %3$s) {
-  ^bb0(%%o: f32):
-    %%i = linalg.index 0 : index
-    %%j = linalg.index 1 : index
-    %%ii = arith.index_cast %%i : index to i32
-    %%jj = arith.index_cast %%j : index to i32
-    %%fi = arith.sitofp %%ii : i32 to f32
-    %%fj = arith.sitofp %%jj : i32 to f32
-    %%a = arith.mulf %%fi, %%ci : f32
-    %%b = arith.mulf %%fj, %%cj : f32
-    %%ab = arith.addf %%a, %%b : f32
-    %%s = arith.addf %%ab, %%seed%1$d : f32
-    %%sn = math.sin %%s : f32
-    %%m = arith.mulf %%sn, %%cm : f32
-    %%fl = math.floor %%m : f32
-    %%fr = arith.subf %%m, %%fl : f32
-    %%c = arith.subf %%fr, %%half : f32
-    %%v = arith.mulf %%c, %%scale%1$d : f32
-    linalg.yield %%v : f32
-  } -> %3$s
-  %%z%1$d = tensor.empty() : %4$s
-  %%zf%1$d = linalg.fill ins(%%zero : f32) outs(%%z%1$d : %4$s) -> %4$s
-  %%mm%1$d = linalg.matmul ins(%5$s, %6$s : tensor<%7$dx%8$dxf32>, %3$s)
-      outs(%%zf%1$d : %4$s) -> %4$s
-  %9$s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%%mm%1$d : %4$s) outs(%%z%1$d : %4$s) {
-  ^bb0(%%p: f32, %%o: f32):
-    %%r = %10$s
-    linalg.yield %%r : f32
-  } -> %4$s
-)",
-      index, 2.0 / std::sqrt(double(inWidth)), wType, oType, in, w, rows,
-      inWidth, t,
-      relu ? "arith.maximumf %p, %zero : f32" : "arith.addf %p, %zero : f32");
-}
-
-/// The prediction MLP 64 -> 256k -> 128k -> 10 over `rows` inputs.
-std::string scaledModel(int factor, int rows) {
-  int widthsOf[] = {64, 256 * factor, 128 * factor, 10};
-  std::string body;
-  std::string in = "%x";
-  for (int l = 0; l < 3; ++l) {
-    body += layer(l + 1, in, rows, widthsOf[l], widthsOf[l + 1], l < 2);
-    in = absl::StrCat("%t", l + 1);
-  }
-  return absl::StrFormat(
-      R"(// 64 -> %d -> %d -> 10 MLP, weights drawn in the module (scaling bench).
-#id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @main(%%x: tensor<%dx64xf32>) -> tensor<%dx10xf32> {
-  %%zero = arith.constant 0.0 : f32
-  %%half = arith.constant 0.5 : f32
-  %%ci = arith.constant 12.9898 : f32
-  %%cj = arith.constant 78.233 : f32
-  %%cm = arith.constant 43758.5453 : f32
-%s  return %%t3 : tensor<%dx10xf32>
-}
-)",
-      widthsOf[1], widthsOf[2], rows, rows, body, rows);
-}
-
 std::vector<int> parseInts(const std::string &text) {
   std::vector<int> out;
   for (absl::string_view part : absl::StrSplit(text, ',', absl::SkipEmpty()))
     out.push_back(std::atoi(std::string(part).c_str()));
   return out;
-}
-
-/// Runs `argv` to completion with its stdout in `output`; returns the exit
-/// status and the child's peak resident memory in KiB.
-std::pair<int, long> runChild(const std::vector<std::string> &args,
-                              std::string &output) {
-  int pipeFds[2];
-  if (pipe(pipeFds) != 0)
-    return {-1, 0};
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(pipeFds[1], 1);
-    close(pipeFds[0]);
-    std::vector<char *> argv;
-    for (const std::string &a : args)
-      argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  close(pipeFds[1]);
-  char buffer[4096];
-  ssize_t n;
-  while ((n = read(pipeFds[0], buffer, sizeof buffer)) > 0)
-    output.append(buffer, n);
-  close(pipeFds[0]);
-  int status = 0;
-  struct rusage usage = {};
-  wait4(pid, &status, 0, &usage);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
 }
 
 /// Runs //gevo:evaluate on `dir`'s workload; the parsed JSON report and
@@ -186,7 +85,7 @@ evaluateChild(const std::string &evaluate, const std::string &dir,
   if (!pipeline.empty())
     args.push_back("--pipeline=" + pipeline);
   std::string output;
-  auto [status, peakKiB] = runChild(args, output);
+  auto [status, peakKiB] = gevo::runChild(args, &output);
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(output);
   if (status == 0 && json && json->getAsObject())
     return std::make_pair(std::move(*json), peakKiB);
@@ -202,11 +101,11 @@ std::pair<double, double> numpyMs(int factor) {
   if (python.empty() || access(python.c_str(), X_OK) != 0)
     return {0, 0};
   std::string output;
-  auto [status, peak] =
-      runChild({python, gevo::findRunfile("gevo/bench/numpy_mlp.py"),
-                std::to_string(factor), "360", factor >= 16 ? "3" : "9"},
-               output);
-  (void)peak;
+  int status =
+      gevo::runChild({python, gevo::findRunfile("gevo/bench/numpy_mlp.py"),
+                      std::to_string(factor), "360", factor >= 16 ? "3" : "9"},
+                     &output)
+          .status;
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(output);
   if (status != 0 || !json || !json->getAsObject()) {
     if (!json)
@@ -218,162 +117,227 @@ std::pair<double, double> numpyMs(int factor) {
           o->getNumber("forward_ms").value_or(0)};
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "Evaluation cost vs model width, search "
-                                   "cost vs population.\n",
-                                   &llvm::errs()))
-    return 2;
-  std::string tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
-  std::string evaluate = gevo::findRunfile("gevo/evaluate");
-  // The generated workloads live elsewhere: their data path is absolute.
+/// The digits data's absolute path: the generated workloads live elsewhere.
+std::string digitsDataPath() {
   std::string data = gevo::findRunfile("testdata/digits/digits.csv");
   if (char *absolute = realpath(data.c_str(), nullptr)) {
     data = absolute;
     std::free(absolute);
   }
-  llvm::json::Array evalRows, searchRows;
-  std::string summary;
+  return data;
+}
 
+/// The workload of the model of width `factor` over `data`.
+llvm::json::Object scaledWorkload(int factor, const std::string &data) {
+  return llvm::json::Object{
+      {"name", llvm::formatv("scaled_mlp_x{0}", factor).str()},
+      {"module", "model.mlir"},
+      {"entry", "main"},
+      {"data",
+       llvm::json::Object{{"format", "csv"},
+                          {"path", data},
+                          {"classes", 10},
+                          {"split", llvm::json::Object{{"seed", 20231018},
+                                                       {"validation", 360},
+                                                       {"test", 360}}}}},
+      {"arguments", llvm::json::Array{llvm::json::Object{
+                        {"split", "eval"}, {"field", "features"}}}},
+      {"results", llvm::json::Array{"logits"}},
+      {"timing", llvm::json::Object{{"warmup", 1}, {"repeats", 3}}},
+      {"objectives", llvm::json::Array{"runtime", "error"}}};
+}
+
+/// Writes the width-`factor` model and its workload under `tmp`; its
+/// directory.
+std::string writeScaledWorkload(const std::string &tmp, int factor,
+                                const std::string &data) {
+  std::string dir = llvm::formatv("{0}/gevo_bench_scaling_x{1}", tmp, factor);
+  gevo::runChild({"mkdir", "-p", dir}, nullptr);
+  std::ofstream(dir + "/model.mlir") << gevo::scaledModel(factor, 360);
+  std::ofstream(dir + "/workload.json")
+      << llvm::formatv("{0:2}", llvm::json::Value(scaledWorkload(factor, data)))
+             .str();
+  return dir;
+}
+
+/// The median run time with the plain pipeline when `factor` is one of
+/// --plain-widths, else 0.
+absl::StatusOr<double> plainRunMs(const std::string &evaluate,
+                                  const std::string &dir, int factor) {
+  std::vector<int> plainFactors = parseInts(plainWidths);
+  if (std::find(plainFactors.begin(), plainFactors.end(), factor) ==
+      plainFactors.end())
+    return 0.0;
+  auto plain = evaluateChild(evaluate, dir, "plain");
+  if (!plain)
+    return absl::UnknownError(llvm::formatv("width x{0}, plain pipeline: {1}",
+                                            factor,
+                                            llvm::toString(plain.takeError()))
+                                  .str());
+  return plain->first.getAsObject()->getNumber("run_ms_median").value_or(0);
+}
+
+/// Evaluates the model of width `factor` (and NumPy's), prints its row and
+/// adds its run time to `summary`; the row.
+absl::StatusOr<llvm::json::Object> measureWidth(const std::string &evaluate,
+                                                const std::string &dir,
+                                                int factor,
+                                                std::string &summary) {
+  auto report = evaluateChild(evaluate, dir, "");
+  if (!report)
+    return absl::UnknownError(llvm::formatv("width x{0}: {1}", factor,
+                                            llvm::toString(report.takeError()))
+                                  .str());
+  long peakKiB = report->second;
+  const llvm::json::Object *o = report->first.getAsObject();
+  auto number = [&](llvm::StringRef key) {
+    return o->getNumber(key).value_or(0);
+  };
+  absl::StatusOr<double> plainMs = plainRunMs(evaluate, dir, factor);
+  if (!plainMs.ok())
+    return plainMs.status();
+  auto [numpyWithWeights, numpyForward] = numpyMs(factor);
+  int64_t h1 = 256 * factor, h2 = 128 * factor;
+  int64_t parameters = 64 * h1 + h1 * h2 + h2 * 10;
+  double runMs = number("run_ms_median");
+  double ratio = numpyWithWeights > 0 ? runMs / numpyWithWeights : 0;
+  std::printf("x%-5d %10lld %6.1f %7.1f %8.1f %9.1f %9.1f %9.1f %9.1f %6.2fx "
+              "%8.1f\n",
+              factor, static_cast<long long>(parameters), number("parse_ms"),
+              number("lower_ms"), number("codegen_ms"), runMs, *plainMs,
+              numpyWithWeights, numpyForward, ratio, peakKiB / 1024.0);
+  std::fflush(stdout);
+  absl::StrAppend(&summary, summary.empty() ? "" : ", ", "x", factor, " run ",
+                  absl::StrFormat("%.1f", runMs), " ms");
+  if (ratio > 0)
+    absl::StrAppend(&summary, absl::StrFormat(" (%.2fx NumPy)", ratio));
+  return llvm::json::Object{
+      {"factor", factor},
+      {"hidden", llvm::formatv("{0}x{1}", h1, h2).str()},
+      {"parameters", parameters},
+      {"parse_ms", number("parse_ms")},
+      {"lower_ms", number("lower_ms")},
+      {"codegen_ms", number("codegen_ms")},
+      {"median_run_ms", runMs},
+      {"lowered_with", o->getString("lowered_with").value_or("").str()},
+      {"plain_run_ms", *plainMs},
+      {"numpy_ms", numpyWithWeights},
+      {"numpy_forward_ms", numpyForward},
+      {"vs_numpy", ratio},
+      {"peak_rss_mib", peakKiB / 1024.0}};
+}
+
+/// A row per --widths factor, printed as a table; the run times in
+/// `summary`.
+absl::StatusOr<llvm::json::Array> measureWidths(const std::string &tmp,
+                                                std::string &summary) {
+  std::string evaluate = gevo::findRunfile("gevo/evaluate");
+  std::string data = digitsDataPath();
   // NumPy's BLAS and everything else on one thread.
   setenv("OPENBLAS_NUM_THREADS", "1", 1);
   setenv("OMP_NUM_THREADS", "1", 1);
-  std::vector<int> plainFactors = parseInts(plainWidths);
   std::printf("%-6s %10s %6s %7s %8s %9s %9s %9s %9s %7s %8s\n", "width",
               "parameters", "parse", "lower", "codegen", "run ms", "plain ms",
               "numpy ms", "np fwd ms", "/numpy", "peak MiB");
+  llvm::json::Array rows;
   for (int factor : parseInts(widths)) {
-    std::string dir = llvm::formatv("{0}/gevo_bench_scaling_x{1}", tmp, factor);
-    std::system(("mkdir -p '" + dir + "'").c_str());
-    std::ofstream(dir + "/model.mlir") << scaledModel(factor, 360);
-    llvm::json::Object workload{
-        {"name", llvm::formatv("scaled_mlp_x{0}", factor).str()},
-        {"module", "model.mlir"},
-        {"entry", "main"},
-        {"data",
-         llvm::json::Object{{"format", "csv"},
-                            {"path", data},
-                            {"classes", 10},
-                            {"split", llvm::json::Object{{"seed", 20231018},
-                                                         {"validation", 360},
-                                                         {"test", 360}}}}},
-        {"arguments", llvm::json::Array{llvm::json::Object{
-                          {"split", "eval"}, {"field", "features"}}}},
-        {"results", llvm::json::Array{"logits"}},
-        {"timing", llvm::json::Object{{"warmup", 1}, {"repeats", 3}}},
-        {"objectives", llvm::json::Array{"runtime", "error"}}};
-    std::ofstream(dir + "/workload.json")
-        << llvm::formatv("{0:2}", llvm::json::Value(std::move(workload))).str();
-    auto report = evaluateChild(evaluate, dir, "");
-    if (!report)
-      return gevo::reportBadInput(
-          llvm::formatv("width x{0}: {1}", factor,
-                        llvm::toString(report.takeError()))
-              .str());
-    long peakKiB = report->second;
-    const llvm::json::Object *o = report->first.getAsObject();
-    auto number = [&](llvm::StringRef key) {
-      return o->getNumber(key).value_or(0);
-    };
-    double plainMs = 0;
-    if (std::find(plainFactors.begin(), plainFactors.end(), factor) !=
-        plainFactors.end()) {
-      auto plain = evaluateChild(evaluate, dir, "plain");
-      if (!plain)
-        return gevo::reportBadInput(
-            llvm::formatv("width x{0}, plain pipeline: {1}", factor,
-                          llvm::toString(plain.takeError()))
-                .str());
-      plainMs =
-          plain->first.getAsObject()->getNumber("run_ms_median").value_or(0);
-    }
-    auto [numpyWithWeights, numpyForward] = numpyMs(factor);
-    int64_t h1 = 256 * factor, h2 = 128 * factor;
-    int64_t parameters = 64 * h1 + h1 * h2 + h2 * 10;
-    double runMs = number("run_ms_median");
-    double ratio = numpyWithWeights > 0 ? runMs / numpyWithWeights : 0;
-    std::printf("x%-5d %10lld %6.1f %7.1f %8.1f %9.1f %9.1f %9.1f %9.1f %6.2fx "
-                "%8.1f\n",
-                factor, static_cast<long long>(parameters), number("parse_ms"),
-                number("lower_ms"), number("codegen_ms"), runMs, plainMs,
-                numpyWithWeights, numpyForward, ratio, peakKiB / 1024.0);
-    std::fflush(stdout);
-    evalRows.push_back(llvm::json::Object{
-        {"factor", factor},
-        {"hidden", llvm::formatv("{0}x{1}", h1, h2).str()},
-        {"parameters", parameters},
-        {"parse_ms", number("parse_ms")},
-        {"lower_ms", number("lower_ms")},
-        {"codegen_ms", number("codegen_ms")},
-        {"median_run_ms", runMs},
-        {"lowered_with", o->getString("lowered_with").value_or("").str()},
-        {"plain_run_ms", plainMs},
-        {"numpy_ms", numpyWithWeights},
-        {"numpy_forward_ms", numpyForward},
-        {"vs_numpy", ratio},
-        {"peak_rss_mib", peakKiB / 1024.0}});
-    absl::StrAppend(&summary, summary.empty() ? "" : ", ", "x", factor, " run ",
-                    absl::StrFormat("%.1f", runMs), " ms");
-    if (ratio > 0)
-      absl::StrAppend(&summary, absl::StrFormat(" (%.2fx NumPy)", ratio));
+    std::string dir = writeScaledWorkload(tmp, factor, data);
+    absl::StatusOr<llvm::json::Object> row =
+        measureWidth(evaluate, dir, factor, summary);
+    if (!row.ok())
+      return row.status();
+    rows.push_back(std::move(*row));
   }
+  return rows;
+}
 
+/// NSGA-II's own work per generation: selecting `population` survivors
+/// from parents and children, on random two-objective points; in ms.
+double selectionMs(int population, std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<gevo::Objectives> points(2 * population);
+  for (gevo::Objectives &p : points)
+    p = {unit(rng), unit(rng)};
+  std::vector<bool> feasible(points.size(), true);
+  gevo::SteadyClock::time_point selection = gevo::SteadyClock::now();
+  constexpr int kRepeats = 20;
+  for (int r = 0; r < kRepeats; ++r)
+    gevo::selectSurvivors(points, feasible, population);
+  return gevo::millisecondsSince(selection) / kRepeats;
+}
+
+/// A short search of `population` individuals, its row printed.
+absl::StatusOr<llvm::json::Object> measurePopulation(const std::string &tmp,
+                                                     int population,
+                                                     std::mt19937_64 &rng) {
+  gevo::SearchConfig config;
+  config.workloadPath = gevo::findRunfile("testdata/digits_mlp_train");
+  config.objectives = {"static_cost", "error"};
+  config.population = population;
+  config.generations = generations;
+  config.budgetSeconds = 0;
+  config.frontRepeats = 1;
+  config.frontChildren = 1;
+  config.frontLimit = 1;
+  config.outDir =
+      llvm::formatv("{0}/gevo_bench_scaling_pop{1}", tmp, population);
+  absl::StatusOr<gevo::SearchResult> run = gevo::searchFromScratch(config);
+  if (!run.ok())
+    return run.status();
+  double selection = selectionMs(population, rng);
+  int generationsRun = run->generationsDone + 1; // with the initial one
+  double perGeneration = run->searchSeconds / generationsRun;
+  int64_t individuals = int64_t(population) * generationsRun;
+  std::printf("%-10d %7lld %9.2f %11.1f %13.1f %14.3f\n", population,
+              static_cast<long long>(run->counts.evaluations), perGeneration,
+              1000 * run->searchSeconds / individuals,
+              run->counts.evaluations / run->searchSeconds, selection);
+  std::fflush(stdout);
+  return llvm::json::Object{
+      {"population", population},
+      {"generations", generationsRun},
+      {"evaluations", run->counts.evaluations},
+      {"seconds_per_generation", perGeneration},
+      {"ms_per_individual", 1000 * run->searchSeconds / individuals},
+      {"selection_ms", selection}};
+}
+
+/// A row per --populations size, printed as a table.
+absl::StatusOr<llvm::json::Array> measurePopulations(const std::string &tmp) {
   std::printf("\n%-10s %7s %9s %11s %13s %14s\n", "population", "evals",
               "s/gen", "ms/indiv", "evals/s", "selection ms");
   std::mt19937_64 rng(1);
+  llvm::json::Array rows;
   for (int population : parseInts(populations)) {
-    gevo::SearchConfig config;
-    config.workloadPath = gevo::findRunfile("testdata/digits_mlp_train");
-    config.objectives = {"static_cost", "error"};
-    config.population = population;
-    config.generations = generations;
-    config.budgetSeconds = 0;
-    config.frontRepeats = 1;
-    config.frontChildren = 1;
-    config.frontLimit = 1;
-    config.outDir =
-        llvm::formatv("{0}/gevo_bench_scaling_pop{1}", tmp, population);
-    std::system(("rm -rf '" + config.outDir + "'").c_str());
-    absl::StatusOr<gevo::SearchResult> run =
-        gevo::runSearch(config, false, nullptr);
-    if (!run.ok())
-      return gevo::reportBadInput(std::string(run.status().message()));
-    // NSGA-II's own work per generation: selecting `population` survivors
-    // from parents and children, on random two-objective points.
-    std::uniform_real_distribution<double> unit(0, 1);
-    std::vector<gevo::Objectives> points(2 * population);
-    for (gevo::Objectives &p : points)
-      p = {unit(rng), unit(rng)};
-    std::vector<bool> feasible(points.size(), true);
-    gevo::SteadyClock::time_point selection = gevo::SteadyClock::now();
-    constexpr int kRepeats = 20;
-    for (int r = 0; r < kRepeats; ++r)
-      gevo::selectSurvivors(points, feasible, population);
-    double selectionMs = gevo::millisecondsSince(selection) / kRepeats;
-    int generationsRun = run->generationsDone + 1; // with the initial one
-    double perGeneration = run->searchSeconds / generationsRun;
-    int64_t individuals = int64_t(population) * generationsRun;
-    std::printf("%-10d %7lld %9.2f %11.1f %13.1f %14.3f\n", population,
-                static_cast<long long>(run->counts.evaluations), perGeneration,
-                1000 * run->searchSeconds / individuals,
-                run->counts.evaluations / run->searchSeconds, selectionMs);
-    std::fflush(stdout);
-    searchRows.push_back(llvm::json::Object{
-        {"population", population},
-        {"generations", generationsRun},
-        {"evaluations", run->counts.evaluations},
-        {"seconds_per_generation", perGeneration},
-        {"ms_per_individual", 1000 * run->searchSeconds / individuals},
-        {"selection_ms", selectionMs}});
+    absl::StatusOr<llvm::json::Object> row =
+        measurePopulation(tmp, population, rng);
+    if (!row.ok())
+      return row.status();
+    rows.push_back(std::move(*row));
   }
-  llvm::json::Object figures{{"evaluation", std::move(evalRows)},
-                             {"search", std::move(searchRows)}};
+  return rows;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (!gevo::parseBenchFlags(category, argc, argv,
+                             "Evaluation cost vs model width, search "
+                             "cost vs population.\n"))
+    return 2;
+  std::string tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+  std::string summary;
+  absl::StatusOr<llvm::json::Array> evalRows = measureWidths(tmp, summary);
+  if (!evalRows.ok())
+    return gevo::reportFailure(evalRows.status());
+  absl::StatusOr<llvm::json::Array> searchRows = measurePopulations(tmp);
+  if (!searchRows.ok())
+    return gevo::reportFailure(searchRows.status());
+  llvm::json::Object figures{{"evaluation", std::move(*evalRows)},
+                             {"search", std::move(*searchRows)}};
   if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
       !written.ok())
-    return gevo::reportBadInput(std::string(written.message()));
+    return gevo::reportFailure(written);
   std::printf("scaling: %s\n", summary.c_str());
   return 0;
 }

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
+#include "gevo/bench/bench_workbench.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
-#include "gevo/workbench/workbench.h"
 
 namespace gevo {
 
@@ -18,10 +18,9 @@ measureSearchThroughput(const WorkloadSpec &spec, const std::string &pipeline,
   WorkbenchOptions options;
   options.evaluation.pipeline = pipeline;
   options.workers = workers;
-  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Workbench> bench,
-                        Workbench::create(spec, options));
   // As runSearch: the unmodified program first (it sets the time limits).
-  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Workbench> bench,
+                        openMeasuredWorkbench(spec, options));
   SearchThroughput out;
   out.pipeline = pipeline;
   auto start = SteadyClock::now();

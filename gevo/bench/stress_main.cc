@@ -26,6 +26,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "gevo/bench/bench_tool.h"
+#include "gevo/bench/bench_workbench.h"
 #include "gevo/bench/figures.h"
 #include "gevo/eval/workload.h"
 #include "gevo/search/variation.h"
@@ -113,26 +115,17 @@ int childrenLeft() {
   return count;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "Random variants through the sandbox: "
-                                   "outcomes, parent memory, leaked "
-                                   "children.\n",
-                                   &llvm::errs()))
-    return 2;
-  std::vector<std::string> names =
-      absl::StrSplit(workloads.getValue(), ',', absl::SkipEmpty());
+/// Everything measured so far.
+struct StressFigures {
   std::map<std::string, int64_t> outcomes;
   llvm::json::Array memory;
   int64_t measured = 0, maxLeft = 0;
   double firstMiB = 0, lastMiB = 0, peakMiB = 0;
   gevo::SteadyClock::time_point started = gevo::SteadyClock::now();
-  // The figures so far, rewritten after every batch: a run stopped early
-  // still leaves what it measured.
-  auto writeAll = [&] {
+
+  /// The figures so far, rewritten after every batch: a run stopped early
+  /// still leaves what it measured.
+  absl::Status write() const {
     llvm::json::Object byKind;
     for (const auto &[kind, count] : outcomes)
       byKind[kind] = count;
@@ -146,72 +139,113 @@ int main(int argc, char **argv) {
                                      {"peak_rss_mib", peakMiB},
                                      {"max_children_left", maxLeft},
                                      {"memory", llvm::json::Array(memory)}});
-  };
+  }
+
+  /// After a batch of `size` variants of `workload`: the parent's memory and
+  /// the children left, recorded and shown on stderr.
+  void afterBatch(const std::string &workload, int size) {
+    measured += size;
+    lastMiB = residentMiB();
+    if (firstMiB == 0)
+      firstMiB = lastMiB;
+    peakMiB = std::max(peakMiB, lastMiB);
+    int left = childrenLeft();
+    maxLeft = std::max<int64_t>(maxLeft, left);
+    memory.push_back(llvm::json::Object{{"variants", measured},
+                                        {"rss_mib", lastMiB},
+                                        {"heap_mib", heapInUseMiB()},
+                                        {"children_left", left}});
+    std::fprintf(stderr,
+                 "\r%s: %lld variants, %.0f s, parent %.1f MiB (heap %.1f), "
+                 "children left %d   ",
+                 workload.c_str(), static_cast<long long>(measured),
+                 gevo::secondsSince(started), lastMiB, heapInUseMiB(), left);
+  }
+};
+
+/// The operators edits are drawn from (--operators, else all).
+absl::StatusOr<gevo::MutationOptions> mutationFromFlags() {
   gevo::MutationOptions mutation;
   if (!operators.empty()) {
     absl::StatusOr<std::vector<gevo::EditKind>> kinds =
         gevo::parseEditKinds(operators);
     if (!kinds.ok())
-      return gevo::reportBadInput(
+      return absl::InvalidArgumentError(
           absl::StrCat("--operators: ", kinds.status().message()));
     mutation.kinds = *kinds;
   }
-  std::mt19937_64 rng(seed);
-  for (size_t w = 0; w < names.size(); ++w) {
-    absl::StatusOr<gevo::WorkloadSpec> spec =
-        gevo::loadWorkloadSpec(gevo::findRunfile(names[w]));
-    if (!spec.ok())
-      return gevo::reportBadInput(std::string(spec.status().message()));
-    gevo::WorkbenchOptions options;
-    options.workers = workers;
-    options.recycleContextEvery = recycleEvery;
-    auto bench = gevo::Workbench::create(*spec, options);
-    if (!bench.ok())
-      return gevo::reportBadInput(std::string(bench.status().message()));
-    if (absl::Status s = (*bench)->measureBaseline(); !s.ok())
-      return gevo::reportBadInput(std::string(s.message()));
-    gevo::Variation variation((*bench)->variantContext(), mutation);
-    int share = mutants / static_cast<int>(names.size());
-    for (int done = 0; done < share;) {
-      int size = std::min(batch.getValue(), share - done);
-      std::vector<std::vector<gevo::Edit>> lists;
-      for (int i = 0; i < size; ++i)
-        lists.push_back(variation.randomList(1 + rng() % 4, rng));
-      gevo::FitnessCache fresh; // every variant runs, none from a cache
-      gevo::BatchRequest request;
-      request.cache = &fresh;
-      for (const gevo::MeasuredVariant &v : (*bench)->measure(lists, request))
-        ++outcomes[gevo::toString(v.measurement->outcome)];
-      done += size;
-      measured += size;
-      lastMiB = residentMiB();
-      if (firstMiB == 0)
-        firstMiB = lastMiB;
-      peakMiB = std::max(peakMiB, lastMiB);
-      int left = childrenLeft();
-      maxLeft = std::max<int64_t>(maxLeft, left);
-      memory.push_back(llvm::json::Object{{"variants", measured},
-                                          {"rss_mib", lastMiB},
-                                          {"heap_mib", heapInUseMiB()},
-                                          {"children_left", left}});
-      std::fprintf(stderr,
-                   "\r%s: %lld variants, %.0f s, parent %.1f MiB (heap %.1f), "
-                   "children left %d   ",
-                   names[w].c_str(), static_cast<long long>(measured),
-                   gevo::secondsSince(started), lastMiB, heapInUseMiB(), left);
-      if (absl::Status written = writeAll(); !written.ok())
-        return gevo::reportBadInput(std::string(written.message()));
-    }
+  return mutation;
+}
+
+/// `share` random variants of `workload`, batch after batch, each batch's
+/// outcomes and memory in `figures` (written after each).
+absl::Status stressWorkload(const std::string &workload, int share,
+                            const gevo::MutationOptions &mutation,
+                            std::mt19937_64 &rng, StressFigures &figures) {
+  gevo::WorkbenchOptions options;
+  options.workers = workers;
+  options.recycleContextEvery = recycleEvery;
+  absl::StatusOr<std::unique_ptr<gevo::Workbench>> bench =
+      gevo::openMeasuredWorkbench(workload, options);
+  if (!bench.ok())
+    return bench.status();
+  gevo::Variation variation((*bench)->variantContext(), mutation);
+  for (int done = 0; done < share;) {
+    int size = std::min(batch.getValue(), share - done);
+    std::vector<std::vector<gevo::Edit>> lists;
+    for (int i = 0; i < size; ++i)
+      lists.push_back(variation.randomList(1 + rng() % 4, rng));
+    gevo::FitnessCache fresh; // every variant runs, none from a cache
+    gevo::BatchRequest request;
+    request.cache = &fresh;
+    for (const gevo::MeasuredVariant &v : (*bench)->measure(lists, request))
+      ++figures.outcomes[gevo::toString(v.measurement->outcome)];
+    done += size;
+    figures.afterBatch(workload, size);
+    if (absl::Status written = figures.write(); !written.ok())
+      return written;
   }
-  std::fprintf(stderr, "\n");
-  for (const auto &[kind, count] : outcomes)
+  return absl::OkStatus();
+}
+
+/// The outcomes by kind and the summary line.
+void printSummary(const StressFigures &figures) {
+  for (const auto &[kind, count] : figures.outcomes)
     std::printf("%-22s %lld\n", kind.c_str(), static_cast<long long>(count));
   std::printf("stress: %lld variants in %.0f s, 0 parent crashes, parent "
               "memory %.1f -> %.1f MiB (peak %.1f) after the first batch, "
               "children left after a batch at most %lld\n",
-              static_cast<long long>(measured), gevo::secondsSince(started),
-              firstMiB, lastMiB, peakMiB, static_cast<long long>(maxLeft));
-  if (absl::Status written = writeAll(); !written.ok())
-    return gevo::reportBadInput(std::string(written.message()));
+              static_cast<long long>(figures.measured),
+              gevo::secondsSince(figures.started), figures.firstMiB,
+              figures.lastMiB, figures.peakMiB,
+              static_cast<long long>(figures.maxLeft));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (!gevo::parseBenchFlags(category, argc, argv,
+                             "Random variants through the sandbox: "
+                             "outcomes, parent memory, leaked "
+                             "children.\n"))
+    return 2;
+  std::vector<std::string> names =
+      absl::StrSplit(workloads.getValue(), ',', absl::SkipEmpty());
+  StressFigures figures;
+  absl::StatusOr<gevo::MutationOptions> mutation = mutationFromFlags();
+  if (!mutation.ok())
+    return gevo::reportFailure(mutation.status());
+  std::mt19937_64 rng(seed);
+  for (const std::string &name : names) {
+    int share = mutants / static_cast<int>(names.size());
+    if (absl::Status status =
+            stressWorkload(name, share, *mutation, rng, figures);
+        !status.ok())
+      return gevo::reportFailure(status);
+  }
+  std::fprintf(stderr, "\n");
+  printSummary(figures);
+  if (absl::Status written = figures.write(); !written.ok())
+    return gevo::reportFailure(written);
   return 0;
 }

@@ -15,30 +15,21 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <thread>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
+#include "gevo/bench/bench_tool.h"
 #include "gevo/bench/figures.h"
+#include "gevo/bench/interleaved_pass.h"
 #include "gevo/bench/search_throughput.h"
 #include "gevo/bench/tool_pipeline.h"
-#include "gevo/eval/bindings.h"
-#include "gevo/eval/harness.h"
-#include "gevo/eval/lowering.h"
 #include "gevo/eval/variant_session.h"
-#include "gevo/eval/vector_schedule.h"
-#include "gevo/ir/op_address.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/stopwatch.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -87,6 +78,7 @@ cl::opt<int> dumpVariant(
 
 using Clock = gevo::SteadyClock;
 using gevo::millisecondsSince;
+using EditLists = std::vector<std::vector<gevo::Edit>>;
 
 double mean(const std::vector<double> &v) {
   double sum = 0;
@@ -95,197 +87,114 @@ double mean(const std::vector<double> &v) {
   return v.empty() ? 0 : sum / v.size();
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "Evaluation throughput: gevo-ml vs "
-                                   "mlir-opt | mlir-runner per variant.\n",
-                                   &llvm::errs()))
-    return 2;
-  const int count = variants;
-  std::string path = workloadPath.empty()
-                         ? gevo::findRunfile("testdata/digits_mlp_train")
-                         : gevo::resolveUserPath(workloadPath);
-  absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(path);
-  if (!spec.ok())
-    return gevo::reportBadInput(std::string(spec.status().message()));
-  // Equal work on both sides: one untimed-free run per variant.
-  gevo::EvaluationOptions once;
-  once.warmup = 0;
-  once.repeats = 1;
-  auto session = gevo::EvaluationSession::create(*spec, once);
-  if (!session.ok())
-    return gevo::reportBadInput(std::string(session.status().message()));
-  auto data = gevo::loadWorkloadData(*spec);
-  if (!data.ok())
-    return gevo::reportBadInput(std::string(data.status().message()));
-  std::vector<gevo::HostTensor> arguments =
-      gevo::bindArguments(*spec, *data, gevo::SplitRole::Validation);
-  const gevo::Dataset &validation =
-      gevo::evalData(*data, gevo::SplitRole::Validation);
-  std::string resultType = absl::StrFormat(
-      "tensor<%dx%dxf32>", validation.size(), validation.numClasses);
-
-  gevo::Variation variation((*session)->baseline(), gevo::MutationOptions());
-  std::mt19937_64 rng(seed);
-  std::vector<std::vector<gevo::Edit>> lists;
-  for (int i = 0; i < variants; ++i)
+/// `count` random edit lists of 1 to `maxEdits` edits.
+EditLists randomLists(const gevo::Variation &variation, std::mt19937_64 &rng,
+                      int count, int maxEdits) {
+  EditLists lists;
+  for (int i = 0; i < count; ++i)
     lists.push_back(variation.randomList(
-        std::uniform_int_distribution<int>(1, 3)(rng), rng));
+        std::uniform_int_distribution<int>(1, maxEdits)(rng), rng));
+  return lists;
+}
 
+gevo::InterleavedFigures measureInterleaved(gevo::ThroughputWorkload &workload,
+                                            const gevo::Variation &variation,
+                                            const EditLists &lists) {
   std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
-  gevo::SandboxPool one(1, gevo::SandboxLimits{20, int64_t(4) << 30});
-  std::vector<double> gevoMs, naiveMs, buildMs, lowerMs, codegenMs, runMs;
-  int agree = 0, bothOk = 0, gevoOk = 0, naiveOk = 0;
-  std::vector<std::string> disagreements;
+  gevo::InterleavedPass pass(workload, variation,
+                             {{mlirOpt, mlirRunner}, dir, dumpVariant});
   llvm::errs() << "measuring " << variants
                << " variants, interleaved (gevo-ml, then the tool "
                   "pipeline)...\n";
   for (int i = 0; i < variants; ++i) {
-    auto start = Clock::now();
-    gevo::BuiltVariant built = variation.build(lists[i]);
-    std::string key = gevo::modelFingerprint(*built.module);
-    double build = millisecondsSince(start);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    built.module->print(os);
-    os.flush();
-    mlir::OwningOpRef<mlir::ModuleOp> variantCopy = built.module->clone();
-    start = Clock::now();
-    gevo::Measurement m =
-        (*session)->evaluate(one, std::move(built.module), gevo::RunRequest());
-    gevoMs.push_back(build + millisecondsSince(start));
-    buildMs.push_back(build);
-    if (m.ok()) {
-      ++gevoOk;
-      lowerMs.push_back(m.lowerMs);
-      codegenMs.push_back(m.codegenMs);
-      runMs.push_back(m.medianRunMs);
-    }
-    // The tool side lowers with the same pipeline: gevo-ml's own passes
-    // become transform-interpreter runs of the schedule planned for this
-    // variant (its ops tagged in the text the tools read).
-    std::string toolPipeline = (*session)->pipeline();
-    std::string toolText = text;
-    if (toolPipeline.find("gevo-") != std::string::npos) {
-      mlir::OwningOpRef<mlir::ModuleOp> tagged = variantCopy->clone();
-      std::string schedulePath = dir + "/naive_schedule.mlir";
-      std::ofstream(schedulePath) << gevo::standaloneSchedule(*tagged);
-      toolText.clear();
-      llvm::raw_string_ostream tos(toolText);
-      tagged->print(tos);
-      tos.flush();
-      toolPipeline = gevo::standalonePipeline(toolPipeline, schedulePath);
-    }
-    std::string program =
-        gevo::naiveProgram(toolText, *spec, arguments, resultType);
-    if (i == dumpVariant) {
-      std::ofstream(dir + "/gevo_bench_variant.mlir") << text;
-      std::ofstream(dir + "/gevo_bench_naive.mlir") << program;
-    }
-    gevo::NaiveResult naive = gevo::runNaive({mlirOpt, mlirRunner}, program,
-                                             dir, toolPipeline, validation);
-    naiveMs.push_back(naive.ms);
-    naiveOk += naive.ok;
-    bool same = std::abs(m.validation.accuracy() - naive.accuracy) < 1e-9;
-    if (m.ok() && naive.ok) {
-      ++bothOk;
-      agree += same;
-    }
-    if (m.ok() != naive.ok || !same)
-      disagreements.push_back(absl::StrFormat(
-          "variant %d (%s): gevo-ml %s %.4f, tool pipeline %s %.4f", i,
-          gevo::toString(m.outcome) +
-              std::string(m.detail.empty() ? "" : ": ") +
-              m.detail.substr(0, 80),
-          m.ok() ? "ok" : "failed", m.validation.accuracy(),
-          naive.ok ? "ok" : "failed", naive.accuracy));
+    pass.measure(i, lists[i]);
     llvm::errs() << "\r  " << i + 1 << "/" << variants;
   }
   llvm::errs() << "\n";
+  return std::move(pass.results);
+}
 
-  int parallelWorkers =
+/// Throughput with every worker.
+struct Parallel {
+  int workers = 0;
+  double seconds = 0;
+};
+
+Parallel measureParallel(gevo::ThroughputWorkload &workload,
+                         const gevo::Variation &variation,
+                         const EditLists &lists) {
+  Parallel parallel;
+  parallel.workers =
       workers > 0
           ? workers
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  gevo::SandboxPool pool(parallelWorkers,
+  gevo::SandboxPool pool(parallel.workers,
                          gevo::SandboxLimits{20, int64_t(4) << 30});
   auto start = Clock::now();
   for (int i = 0; i < variants; ++i)
-    (*session)->submit(pool, variation.build(lists[i]).module,
-                       gevo::RunRequest(), [](gevo::Measurement) {});
+    workload.session->submit(pool, variation.build(lists[i]).module,
+                             gevo::RunRequest(), [](gevo::Measurement) {});
   pool.wait();
-  double parallelSeconds = millisecondsSince(start) / 1000;
+  parallel.seconds = millisecondsSince(start) / 1000;
+  return parallel;
+}
 
-  // A default search's evaluation path, plain vs vector, same variants.
-  std::vector<std::vector<gevo::Edit>> searchLists;
-  for (int i = 0; i < searchVariants; ++i)
-    searchLists.push_back(variation.randomList(
-        std::uniform_int_distribution<int>(1, 4)(rng), rng));
-  gevo::PipelineComparison search;
-  if (searchVariants > 0) {
-    llvm::errs() << "measuring " << searchVariants.getValue()
-                 << " variants as a search does, plain and vector pipelines, "
-                 << searchWorkers.getValue() << " workers...\n";
-    absl::StatusOr<gevo::PipelineComparison> compared =
-        gevo::comparePipelines(*spec, searchWorkers, searchLists, 2);
-    if (!compared.ok())
-      return gevo::reportBadInput(std::string(compared.status().message()));
-    search = *compared;
-  }
+/// A default search's evaluation path, plain vs vector, same variants.
+absl::StatusOr<gevo::PipelineComparison>
+measureSearchPath(const gevo::WorkloadSpec &spec, const EditLists &lists) {
+  if (searchVariants <= 0)
+    return gevo::PipelineComparison();
+  llvm::errs() << "measuring " << searchVariants.getValue()
+               << " variants as a search does, plain and vector pipelines, "
+               << searchWorkers.getValue() << " workers...\n";
+  return gevo::comparePipelines(spec, searchWorkers, lists, 2);
+}
 
-  double gevoRate = 1000 / mean(gevoMs), naiveRate = 1000 / mean(naiveMs);
-  double parallelRate = count / parallelSeconds;
-  double compileMs = mean(lowerMs) + mean(codegenMs);
+/// The figures the printed lines and the JSON share.
+struct Rates {
+  double gevo, naive, parallel, compileMs, searchRunMs;
+};
+
+Rates ratesOf(const gevo::WorkloadSpec &spec, const gevo::InterleavedFigures &i,
+              const Parallel &parallel) {
+  double compileMs = mean(i.lowerMs) + mean(i.codegenMs);
   // What the search spends running a variant: the workload's own timing.
-  double searchRunMs = (spec->warmup + spec->repeats) * mean(runMs);
+  return Rates{1000 / mean(i.gevoMs), 1000 / mean(i.naiveMs),
+               variants / parallel.seconds, compileMs,
+               (spec.warmup + spec.repeats) * mean(i.runMs)};
+}
+
+void printInterleaved(const gevo::WorkloadSpec &spec,
+                      const gevo::InterleavedFigures &i,
+                      const Parallel &parallel, const Rates &rates) {
   std::printf("workload %s, %d random variants of 1-3 edits (seed %llu)\n",
-              spec->name.c_str(), count,
+              spec.name.c_str(), variants.getValue(),
               static_cast<unsigned long long>(seed.getValue()));
   std::printf("ok: gevo-ml %d, tool pipeline %d; both ok %d, same validation "
               "accuracy on %d of them\n",
-              gevoOk, naiveOk, bothOk, agree);
-  for (const std::string &line : disagreements)
+              i.gevoOk, i.naiveOk, i.bothOk, i.agree);
+  for (const std::string &line : i.disagreements)
     std::printf("  differs: %s\n", line.c_str());
   std::printf("per variant (gevo-ml, mean over ok ones): build %.1f ms, lower "
               "%.1f ms, codegen %.1f ms, one run %.1f ms\n",
-              mean(buildMs), mean(lowerMs), mean(codegenMs), mean(runMs));
+              mean(i.buildMs), mean(i.lowerMs), mean(i.codegenMs),
+              mean(i.runMs));
   std::printf("compile overhead %.1f ms vs the variant's own run time in a "
               "search (%d+%d runs) %.1f ms: %s\n",
-              compileMs, spec->warmup, spec->repeats, searchRunMs,
-              compileMs <= searchRunMs ? "within" : "OVER");
+              rates.compileMs, spec.warmup, spec.repeats, rates.searchRunMs,
+              rates.compileMs <= rates.searchRunMs ? "within" : "OVER");
   std::printf("tool pipeline: %.1f ms per variant (%.2f variants/s)\n",
-              mean(naiveMs), naiveRate);
+              mean(i.naiveMs), rates.naive);
   std::printf("gevo-ml, 1 worker: %.1f ms per variant (%.2f variants/s)\n",
-              mean(gevoMs), gevoRate);
-  std::printf("gevo-ml, %d workers: %.2f variants/s\n", parallelWorkers,
-              parallelRate);
-  llvm::json::Object figures{
-      {"workload", spec->name},
-      {"variants", count},
-      {"gevo_ok", gevoOk},
-      {"naive_ok", naiveOk},
-      {"agree", agree},
-      {"both_ok", bothOk},
-      {"build_ms", mean(buildMs)},
-      {"lower_ms", mean(lowerMs)},
-      {"codegen_ms", mean(codegenMs)},
-      {"run_ms", mean(runMs)},
-      {"compile_overhead_ms", compileMs},
-      {"search_run_ms", searchRunMs},
-      {"naive_ms_per_variant", mean(naiveMs)},
-      {"gevo_ms_per_variant", mean(gevoMs)},
-      {"gevo_variants_per_s_parallel", parallelRate},
-      {"workers", parallelWorkers},
-      {"speedup", gevoRate / naiveRate},
-      {"search_variants", searchVariants.getValue()},
-      {"search_workers", searchWorkers.getValue()},
-      {"search_both_ok", search.bothOk},
-      {"search_agree", search.agree},
-  };
-  double searchRatio = 0;
+              mean(i.gevoMs), rates.gevo);
+  std::printf("gevo-ml, %d workers: %.2f variants/s\n", parallel.workers,
+              rates.parallel);
+}
+
+/// Adds the search path's figures; the vector pipeline's evaluations/s over
+/// the plain one's (0 when plain measured none).
+double addSearchFigures(const gevo::PipelineComparison &search,
+                        llvm::json::Object &figures) {
   for (const gevo::SearchThroughput *t : {&search.plain, &search.vector}) {
     std::string prefix = "search_" + t->pipeline + "_";
     figures[prefix + "evaluations"] = t->evaluations;
@@ -297,28 +206,95 @@ int main(int argc, char **argv) {
     figures[prefix + "codegen_ms"] = t->codegenMs;
     figures[prefix + "run_ms"] = t->runMs;
   }
+  double searchRatio = 0;
   if (search.plain.evaluationsPerSecond() > 0)
     searchRatio = search.vector.evaluationsPerSecond() /
                   search.plain.evaluationsPerSecond();
   figures["search_vector_over_plain"] = searchRatio;
-  if (searchVariants > 0) {
-    for (const gevo::SearchThroughput *t : {&search.plain, &search.vector})
-      std::printf("default search, %s pipeline, %d workers: %.2f "
-                  "evaluations/s (%d lists, %d run, %d ok; per variant lower "
-                  "%.1f ms, codegen %.1f ms, run %.2f ms)\n",
-                  t->pipeline.c_str(), searchWorkers.getValue(),
-                  t->evaluationsPerSecond(), t->evaluations, t->ran, t->ok,
-                  t->lowerMs, t->codegenMs, t->runMs);
-    std::printf("default search: vector %.2fx plain's evaluations/s (goal "
-                "2x); same validation accuracy on %d of the %d both ran "
-                "ok\n",
-                searchRatio, search.agree, search.bothOk);
-  }
+  return searchRatio;
+}
+
+llvm::json::Object throughputFigures(const gevo::WorkloadSpec &spec,
+                                     const gevo::InterleavedFigures &i,
+                                     const Parallel &parallel,
+                                     const Rates &rates,
+                                     const gevo::PipelineComparison &search) {
+  return llvm::json::Object{
+      {"workload", spec.name},
+      {"variants", variants.getValue()},
+      {"gevo_ok", i.gevoOk},
+      {"naive_ok", i.naiveOk},
+      {"agree", i.agree},
+      {"both_ok", i.bothOk},
+      {"build_ms", mean(i.buildMs)},
+      {"lower_ms", mean(i.lowerMs)},
+      {"codegen_ms", mean(i.codegenMs)},
+      {"run_ms", mean(i.runMs)},
+      {"compile_overhead_ms", rates.compileMs},
+      {"search_run_ms", rates.searchRunMs},
+      {"naive_ms_per_variant", mean(i.naiveMs)},
+      {"gevo_ms_per_variant", mean(i.gevoMs)},
+      {"gevo_variants_per_s_parallel", rates.parallel},
+      {"workers", parallel.workers},
+      {"speedup", rates.gevo / rates.naive},
+      {"search_variants", searchVariants.getValue()},
+      {"search_workers", searchWorkers.getValue()},
+      {"search_both_ok", search.bothOk},
+      {"search_agree", search.agree},
+  };
+}
+
+void printSearchPath(const gevo::PipelineComparison &search,
+                     double searchRatio) {
+  for (const gevo::SearchThroughput *t : {&search.plain, &search.vector})
+    std::printf("default search, %s pipeline, %d workers: %.2f "
+                "evaluations/s (%d lists, %d run, %d ok; per variant lower "
+                "%.1f ms, codegen %.1f ms, run %.2f ms)\n",
+                t->pipeline.c_str(), searchWorkers.getValue(),
+                t->evaluationsPerSecond(), t->evaluations, t->ran, t->ok,
+                t->lowerMs, t->codegenMs, t->runMs);
+  std::printf("default search: vector %.2fx plain's evaluations/s (goal "
+              "2x); same validation accuracy on %d of the %d both ran "
+              "ok\n",
+              searchRatio, search.agree, search.bothOk);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (!gevo::parseBenchFlags(category, argc, argv,
+                             "Evaluation throughput: gevo-ml vs "
+                             "mlir-opt | mlir-runner per variant.\n"))
+    return 2;
+  absl::StatusOr<gevo::ThroughputWorkload> setup = gevo::openThroughputWorkload(
+      workloadPath.empty() ? gevo::findRunfile("testdata/digits_mlp_train")
+                           : gevo::resolveUserPath(workloadPath));
+  if (!setup.ok())
+    return gevo::reportFailure(setup.status());
+  gevo::Variation variation(setup->session->baseline(),
+                            gevo::MutationOptions());
+  std::mt19937_64 rng(seed);
+  EditLists lists = randomLists(variation, rng, variants, 3);
+  gevo::InterleavedFigures interleaved =
+      measureInterleaved(*setup, variation, lists);
+  Parallel parallel = measureParallel(*setup, variation, lists);
+  EditLists searchLists = randomLists(variation, rng, searchVariants, 4);
+  absl::StatusOr<gevo::PipelineComparison> search =
+      measureSearchPath(setup->spec, searchLists);
+  if (!search.ok())
+    return gevo::reportFailure(search.status());
+  Rates rates = ratesOf(setup->spec, interleaved, parallel);
+  printInterleaved(setup->spec, interleaved, parallel, rates);
+  llvm::json::Object figures =
+      throughputFigures(setup->spec, interleaved, parallel, rates, *search);
+  double searchRatio = addSearchFigures(*search, figures);
+  if (searchVariants > 0)
+    printSearchPath(*search, searchRatio);
   if (absl::Status written = gevo::writeFigures(jsonPath, std::move(figures));
       !written.ok())
-    return gevo::reportBadInput(std::string(written.message()));
+    return gevo::reportFailure(written);
   std::printf("throughput: gevo-ml %.2fx the tool pipeline's variants/s "
               "(goal 5x), one variant at a time\n",
-              gevoRate / naiveRate);
+              rates.gevo / rates.naive);
   return 0;
 }
