@@ -26,6 +26,7 @@ packages=(
   libonnx-dev # the ONNX importer (gevo/frontend): ONNX's C++ protobuf classes
   libprotobuf-dev
   libonnx-testdata # the ONNX backend test suite the importer is checked against
+  dataset-fashion-mnist # testdata/fashion_cnn_onnx reads its IDX files
 )
 
 missing=()

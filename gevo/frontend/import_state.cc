@@ -88,6 +88,12 @@ absl::StatusOr<std::vector<float>> ImportState::knownFloats(int index) {
                             "or a Constant)"));
 }
 
+absl::StatusOr<int64_t> ImportState::axis(int64_t axis, int64_t rank) const {
+  if (axis < -rank || axis >= rank)
+    return error(absl::StrCat("axis ", axis, " is out of range"));
+  return axis < 0 ? axis + rank : axis;
+}
+
 std::string ImportState::fresh() { return absl::StrCat("%v", counter++); }
 
 void ImportState::emit(const std::string &op) {

@@ -62,6 +62,10 @@ public:
   absl::StatusOr<std::vector<int64_t>> knownInts(int index);
   absl::StatusOr<std::vector<float>> knownFloats(int index);
 
+  /// `axis` of a rank-`rank` tensor counted from 0 (negative ones from the
+  /// end); an error when out of range.
+  absl::StatusOr<int64_t> axis(int64_t axis, int64_t rank) const;
+
   /// The SSA name of `value`, writing its constant first if it has none.
   std::string use(TensorValue &value);
   /// Defines output `index` of the current node.

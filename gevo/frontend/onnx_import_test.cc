@@ -1,5 +1,5 @@
 //===- onnx_import_test.cc - The ONNX importer on the backend suite and bad
-//input
+// input
 //
 // A CI-sized part of Debian's ONNX backend test suite (the bench
 // //gevo/bench:onnx_conformance runs all of it) must import, compile and

@@ -28,7 +28,9 @@ const std::map<std::string, OpHandler> &handlers() {
       {"Exp", importUnary},
       {"Flatten", importFlatten},
       {"Floor", importUnary},
+      {"Gather", importGather},
       {"Gemm", importGemm},
+
       {"GlobalAveragePool", importGlobalPool},
       {"GlobalMaxPool", importGlobalPool},
       {"HardSigmoid", importUnary},

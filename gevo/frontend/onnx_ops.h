@@ -3,8 +3,9 @@
 // A handler reads the current node of an ImportState (its inputs, attributes
 // and opset), writes the linalg text that computes it, and defines its
 // outputs. Handlers live in one file per family (ops_elementwise.cc,
-// ops_linear.cc, ops_conv.cc, ops_shape.cc, ops_normalize.cc) and are listed
-// in one table (onnx_ops.cc): adding an op is its handler and one line there.
+// ops_linear.cc, ops_conv.cc, ops_shape.cc, ops_slice.cc, ops_normalize.cc)
+// and are listed in one table (onnx_ops.cc): adding an op is its handler and
+// one line there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_FRONTEND_ONNX_OPS_H
@@ -47,8 +48,10 @@ absl::Status importSqueeze(ImportState &state);
 absl::Status importTranspose(ImportState &state);
 absl::Status importConcat(ImportState &state);
 absl::Status importShape(ImportState &state);
+// ops_slice.cc
 absl::Status importPad(ImportState &state);
 absl::Status importSlice(ImportState &state);
+absl::Status importGather(ImportState &state);
 // ops_normalize.cc
 absl::Status importSoftmax(ImportState &state);
 absl::Status importReduce(ImportState &state);

@@ -28,13 +28,6 @@ TensorValue reshaped(ImportState &state, TensorValue &value,
   return out;
 }
 
-absl::StatusOr<int64_t> normalizedAxis(ImportState &state, int64_t axis,
-                                       int64_t rank) {
-  if (axis < -rank || axis >= rank)
-    return state.error(absl::StrCat("axis ", axis, " is out of range"));
-  return axis < 0 ? axis + rank : axis;
-}
-
 /// Axes from the attribute (older opsets) or input 1 (newer ones).
 absl::StatusOr<std::vector<int64_t>> axesOf(ImportState &state) {
   if (state.hasAttr("axes"))
@@ -150,7 +143,7 @@ absl::Status importSqueeze(ImportState &state) {
   bool unsqueeze = state.node().op_type() == "Unsqueeze";
   int64_t rank = x->shape.size() + (unsqueeze ? axes.size() : 0);
   for (int64_t &axis : axes) {
-    GEVO_ASSIGN_OR_RETURN(axis, normalizedAxis(state, axis, rank));
+    GEVO_ASSIGN_OR_RETURN(axis, state.axis(axis, rank));
   }
   Shape out;
   if (unsqueeze) {
@@ -213,7 +206,7 @@ absl::Status importConcat(ImportState &state) {
   }
   int64_t rank = inputs[0]->shape.size();
   GEVO_ASSIGN_OR_RETURN(int64_t axis,
-                        normalizedAxis(state, state.intAttr("axis", 0), rank));
+                        state.axis(state.intAttr("axis", 0), rank));
   Shape out = inputs[0]->shape;
   out[axis] = 0;
   for (TensorValue *input : inputs) {
@@ -256,130 +249,6 @@ absl::Status importShape(ImportState &state) {
   for (int64_t i = start; i < end; ++i)
     out.ints->push_back(x->shape[i]);
   out.shape = {static_cast<int64_t>(out.ints->size())};
-  state.define(0, std::move(out));
-  return absl::OkStatus();
-}
-
-} // namespace gevo
-
-namespace gevo {
-
-absl::Status importPad(ImportState &state) {
-  GEVO_ASSIGN_OR_RETURN(TensorValue * x, state.input(0));
-  const onnx::AttributeProto *modeAttr = state.attr("mode");
-  if (modeAttr && modeAttr->s() != "constant")
-    return state.error(
-        absl::StrCat("pad mode ", modeAttr->s(), " is not supported"));
-  int64_t rank = x->shape.size();
-  std::vector<int64_t> pads;
-  float fill = 0.0f;
-  if (state.opset() < 11) {
-    pads = state.intsAttr("pads");
-    fill = state.floatAttr("value", 0.0f);
-  } else {
-    GEVO_ASSIGN_OR_RETURN(pads, state.knownInts(1));
-    if (state.optionalInput(2)) {
-      GEVO_ASSIGN_OR_RETURN(std::vector<float> value, state.knownFloats(2));
-      if (value.size() != 1)
-        return state.error("constant_value must be a scalar");
-      fill = value[0];
-    }
-  }
-  std::vector<int64_t> axes;
-  if (state.optionalInput(3)) {
-    GEVO_ASSIGN_OR_RETURN(axes, state.knownInts(3));
-  } else {
-    for (int64_t i = 0; i < rank; ++i)
-      axes.push_back(i);
-  }
-  if (pads.size() != 2 * axes.size())
-    return state.error("pads must hold two sizes per padded axis");
-  std::vector<int64_t> low(rank, 0), high(rank, 0);
-  for (size_t i = 0; i < axes.size(); ++i) {
-    GEVO_ASSIGN_OR_RETURN(int64_t axis, normalizedAxis(state, axes[i], rank));
-    low[axis] = pads[i];
-    high[axis] = pads[i + axes.size()];
-    if (low[axis] < 0 || high[axis] < 0)
-      return state.error("negative pads are not supported");
-  }
-  TensorValue out;
-  out.shape = x->shape;
-  for (int64_t i = 0; i < rank; ++i)
-    out.shape[i] += low[i] + high[i];
-  out.ssa = emitPad(state, state.use(*x), x->shape, low, high, fill);
-  state.define(0, std::move(out));
-  return absl::OkStatus();
-}
-
-namespace {
-
-/// Slice's starts, ends, axes and steps: attributes before opset 10, known
-/// inputs after.
-struct SliceSpec {
-  std::vector<int64_t> starts, ends, axes, steps;
-};
-
-absl::StatusOr<SliceSpec> readSlice(ImportState &state, int64_t rank) {
-  SliceSpec spec;
-  if (state.opset() < 10) {
-    spec.starts = state.intsAttr("starts");
-    spec.ends = state.intsAttr("ends");
-    spec.axes = state.intsAttr("axes");
-  } else {
-    GEVO_ASSIGN_OR_RETURN(spec.starts, state.knownInts(1));
-    GEVO_ASSIGN_OR_RETURN(spec.ends, state.knownInts(2));
-    if (state.optionalInput(3)) {
-      GEVO_ASSIGN_OR_RETURN(spec.axes, state.knownInts(3));
-    }
-    if (state.optionalInput(4)) {
-      GEVO_ASSIGN_OR_RETURN(spec.steps, state.knownInts(4));
-    }
-  }
-  if (spec.axes.empty())
-    for (size_t i = 0; i < spec.starts.size(); ++i)
-      spec.axes.push_back(i);
-  if (spec.steps.empty())
-    spec.steps.assign(spec.starts.size(), 1);
-  if (spec.ends.size() != spec.starts.size() ||
-      spec.axes.size() != spec.starts.size() ||
-      spec.steps.size() != spec.starts.size())
-    return state.error("starts, ends, axes and steps differ in length");
-  for (int64_t &axis : spec.axes) {
-    GEVO_ASSIGN_OR_RETURN(axis, normalizedAxis(state, axis, rank));
-  }
-  return spec;
-}
-
-} // namespace
-
-absl::Status importSlice(ImportState &state) {
-  GEVO_ASSIGN_OR_RETURN(TensorValue * x, state.input(0));
-  int64_t rank = x->shape.size();
-  GEVO_ASSIGN_OR_RETURN(SliceSpec spec, readSlice(state, rank));
-  std::vector<int64_t> offsets(rank, 0), sizes = x->shape, strides(rank, 1);
-  for (size_t i = 0; i < spec.axes.size(); ++i) {
-    int64_t axis = spec.axes[i], size = x->shape[axis];
-    int64_t step = spec.steps[i];
-    if (step <= 0)
-      return state.error("only positive steps are supported");
-    int64_t start = spec.starts[i] < 0 ? spec.starts[i] + size : spec.starts[i];
-    int64_t end = spec.ends[i] < 0 ? spec.ends[i] + size : spec.ends[i];
-    start = std::clamp<int64_t>(start, 0, size);
-    end = std::clamp<int64_t>(end, 0, size);
-    offsets[axis] = start;
-    sizes[axis] = end > start ? (end - start + step - 1) / step : 0;
-    strides[axis] = step;
-  }
-  if (numElements(sizes) == 0)
-    return state.error("an empty slice is not supported");
-  TensorValue out;
-  out.shape = sizes;
-  out.ssa = state.fresh();
-  state.emit(absl::StrCat(
-      out.ssa, " = tensor.extract_slice ", state.use(*x), "[",
-      absl::StrJoin(offsets, ", "), "] [", absl::StrJoin(sizes, ", "), "] [",
-      absl::StrJoin(strides, ", "), "] : ", tensorType(x->shape), " to ",
-      tensorType(sizes)));
   state.define(0, std::move(out));
   return absl::OkStatus();
 }
