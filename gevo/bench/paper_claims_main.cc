@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
       config.objectives = {"runtime", "error"};
       config.budgetSeconds = *seconds;
       config.seed = seed;
-      config.workers = workers;
+      config.workbench.workers = workers;
       config.outDir = llvm::formatv("{0}/{1}-seed{2}", out, name, seed).str();
       std::system(("rm -rf '" + config.outDir + "'").c_str());
       absl::StatusOr<gevo::SearchResult> run =

@@ -328,7 +328,7 @@ int main(int argc, char **argv) {
     gevo::SearchConfig config;
     config.workloadPath = gevo::findRunfile("testdata/digits_mlp_train");
     config.objectives = {"static_cost", "error"};
-    config.population = population;
+    config.algorithm.population = population;
     config.generations = generations;
     config.budgetSeconds = 0;
     config.frontRepeats = 1;

@@ -38,7 +38,7 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
       config.objectives.empty() ? spec.objectives : config.objectives;
   GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
   GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Workbench> bench,
-                        Workbench::create(spec, workbenchOptions(config)));
+                        Workbench::create(spec, config.workbench));
   GEVO_RETURN_IF_ERROR(bench->measureBaseline());
   const Measurement &baseline = bench->baseline();
 
@@ -54,11 +54,11 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
   AddressIndex index(module);
   std::mt19937_64 rng(config.seed);
   MutationOptions options;
-  options.functions = config.functions;
-  options.opPrefixes = config.opPrefixes;
+  options.functions = config.mutation.functions;
+  options.opPrefixes = config.mutation.opPrefixes;
   ExploreSummary summary;
   std::vector<Proposal> proposals;
-  for (EditKind kind : config.operators) {
+  for (EditKind kind : config.mutation.operators) {
     for (mlir::Operation *op : index.ops()) {
       if (!passesFilters(*index.refOf(op), options))
         continue;

@@ -1,7 +1,6 @@
-//===- run_settings.cc - A run's workbench options and its saved config ---===//
+//===- run_settings.cc - The config a run directory was started with ------===//
 //
-// What runSearch measures with (the workbench options a SearchConfig asks
-// for) and what --resume starts from (the config run.json saved).
+// What --resume starts from: the config run.json saved.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,15 +9,6 @@
 #include "gevo/workbench/run_directory.h"
 
 namespace gevo {
-
-WorkbenchOptions workbenchOptions(const SearchConfig &config) {
-  WorkbenchOptions options;
-  options.evaluation = config.evaluation;
-  options.workers = config.workers;
-  options.timeoutSeconds = config.timeoutSeconds;
-  options.memoryBytes = config.memoryBytes;
-  return options;
-}
 
 absl::StatusOr<SearchConfig> loadRunConfig(const std::string &path) {
   RunDirectory dir(path);

@@ -76,10 +76,11 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
     }
     patch.metadata.push_back(
         {"generation", std::to_string(member.individual.generation)});
-    patch.addComment(absl::StrFormat(
-        " front member %d of %d from %s on %s (%s, seed %d)", k + 1,
-        result.front.size(), toString(config.algorithm), result.workloadName,
-        absl::StrJoin(result.objectives, "/"), config.seed));
+    patch.addComment(
+        absl::StrFormat(" front member %d of %d from %s on %s (%s, seed %d)",
+                        k + 1, result.front.size(),
+                        toString(config.algorithm.kind), result.workloadName,
+                        absl::StrJoin(result.objectives, "/"), config.seed));
     if (again.ok())
       patch.addComment(absl::StrFormat(
           " re-measured: run time x%.3f of the unmodified program (%d "
@@ -132,7 +133,7 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
   }
   llvm::json::Object frontJson{
       {"workload", result.workloadName},
-      {"algorithm", toString(config.algorithm)},
+      {"algorithm", toString(config.algorithm.kind)},
       {"objectives", llvm::json::Array(result.objectives)},
       {"hypervolume", result.hypervolume},
       {"runtime_noise", result.runtimeNoise},
@@ -183,12 +184,12 @@ std::string summarize(const SearchResult &r) {
   double rate =
       r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
   absl::StrAppend(
-      &text,
-      absl::StrFormat("%s on %s: %d generations of %d, %d evaluations "
-                      "(%d cache hits) in %.0f s (%.1f/s), %d workers\n",
-                      toString(c.algorithm), r.workloadName, r.generationsDone,
-                      c.population, r.counts.evaluations, r.counts.cacheHits,
-                      r.searchSeconds, rate, c.workers));
+      &text, absl::StrFormat("%s on %s: %d generations of %d, %d evaluations "
+                             "(%d cache hits) in %.0f s (%.1f/s), %d workers\n",
+                             toString(c.algorithm.kind), r.workloadName,
+                             r.generationsDone, c.algorithm.population,
+                             r.counts.evaluations, r.counts.cacheHits,
+                             r.searchSeconds, rate, c.workbench.workers));
   std::string failures;
   for (const auto &[outcome, count] : r.counts.outcomes)
     if (outcome != Outcome::Ok && count > 0)
