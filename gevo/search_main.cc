@@ -46,6 +46,11 @@ cl::opt<std::string> exploreCsv(
              "op) on the unmodified program and write them to this CSV"),
     cl::value_desc("file.csv"), cl::init(""), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("No progress output"), cl::cat(category));
+cl::opt<bool> printSettings(
+    "print-settings",
+    cl::desc("Print every search setting as a Markdown table (flag, run.json "
+             "key, default, what it does), as docs/search.md lists them"),
+    cl::Hidden, cl::cat(category));
 cl::opt<std::string> backend(
     "backend",
     cl::desc("local (default), or mpi: started by mpirun, rank 0 searches "
@@ -161,6 +166,11 @@ int main(int argc, char **argv) {
           "write the Pareto front as replayable patches.\n",
           &llvm::errs()))
     return 2;
+  if (printSettings) {
+    llvm::outs() << gevo::settingsMarkdown(gevo::searchSettings(),
+                                           gevo::SearchConfig());
+    return 0;
+  }
   std::unique_ptr<gevo::MpiJob> mpi;
   if (int code = startBackend(argc, argv, mpi); code >= 0)
     return code;

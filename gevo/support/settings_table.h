@@ -162,6 +162,27 @@ const Setting<S> *findFlag(const SettingsTable<S> &table,
   return nullptr;
 }
 
+/// The table as Markdown rows (flag, JSON key, default as `defaults` holds
+/// it, help), one per row: what docs list, so that a test can check them.
+template <typename S>
+std::string settingsMarkdown(const SettingsTable<S> &table, const S &defaults) {
+  std::string text = "| flag | run.json key | default | what it does |\n"
+                     "|---|---|---|---|\n";
+  for (const Setting<S> &row : table) {
+    std::string shown = row.show(defaults);
+    if (!row.doc.defaultNote.empty() && shown == row.show(S()))
+      shown = row.doc.defaultNote;
+    else
+      shown = shown.empty() ? "none" : absl::StrCat("`", shown, "`");
+    absl::StrAppend(
+        &text, "| ", row.doc.flag.empty() ? "" : "`--" + row.doc.flag + "`",
+        " | ", row.doc.key.empty() ? "(not saved)" : "`" + row.doc.key + "`",
+        " | ", shown, " | ", row.doc.help,
+        row.doc.resumable ? "; may be given again with --resume" : "", " |\n");
+  }
+  return text;
+}
+
 } // namespace gevo
 
 #endif // GEVO_SUPPORT_SETTINGS_TABLE_H
