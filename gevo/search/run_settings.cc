@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gevo/search/search.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/workbench/run_directory.h"
 
@@ -13,8 +14,11 @@ namespace gevo {
 absl::StatusOr<SearchConfig> loadRunConfig(const std::string &path) {
   RunDirectory dir(path);
   GEVO_ASSIGN_OR_RETURN(RunInfo run, dir.readRun());
-  GEVO_ASSIGN_OR_RETURN(SearchConfig parsed,
-                        configFromJson(run.config, dir.file("run.json")));
+  // The text only places an error at its line; readRun() has read it.
+  absl::StatusOr<std::string> text = readFile(dir.file("run.json"), "run");
+  GEVO_ASSIGN_OR_RETURN(
+      SearchConfig parsed,
+      configFromJson(run.config, dir.file("run.json"), text.value_or("")));
   parsed.outDir = path;
   return parsed;
 }

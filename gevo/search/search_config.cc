@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/support/json_position.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
@@ -43,17 +44,24 @@ llvm::json::Value toJson(const SearchConfig &config) {
 }
 
 absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
-                                            const std::string &source) {
+                                            const std::string &source,
+                                            const std::string &text) {
   const llvm::json::Object *object = value.getAsObject();
   if (!object)
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": the config is not a JSON object"));
   SearchConfig config;
+  std::string badKey;
   if (absl::Status read = readSettings(searchSettings(), *object, config,
-                                       /*strict=*/false);
-      !read.ok())
+                                       /*strict=*/false, &badKey);
+      !read.ok()) {
+    std::optional<TextPosition> at =
+        text.empty() ? std::nullopt : findJsonPath(text, "$.config." + badKey);
+    std::string where =
+        at ? absl::StrCat(source, ":", at->line, ":", at->column) : source;
     return absl::InvalidArgumentError(
-        absl::StrCat(source, ": config: ", read.message()));
+        absl::StrCat(where, ": config: ", read.message()));
+  }
   if (absl::Status target = checkTarget(config.workbench.evaluation.target);
       !target.ok())
     return absl::InvalidArgumentError(

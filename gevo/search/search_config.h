@@ -25,10 +25,6 @@
 #include "gevo/support/value_codecs.h"
 #include "gevo/workbench/workbench_options.h"
 
-namespace llvm::json {
-class Value;
-} // namespace llvm::json
-
 namespace gevo {
 
 /// Which edits mutation may make, and where.
@@ -95,9 +91,12 @@ absl::Status checkSettings(const SearchConfig &config);
 /// The config as run.json's "config" object.
 llvm::json::Value toJson(const SearchConfig &config);
 /// Reads what toJson wrote; a key that is absent keeps its default.
-/// `source` names the file in errors.
+/// `source` names the file in errors; given the file's `text`, an error in
+/// a value says where it is (source:line:column; the config is the file's
+/// "config" member).
 absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
-                                            const std::string &source);
+                                            const std::string &source,
+                                            const std::string &text = "");
 
 } // namespace gevo
 

@@ -166,6 +166,14 @@ TEST(SearchSettings, AMalformedValueIsAnErrorNamingFileAndKey) {
       << read.status();
   EXPECT_NE(read.status().message().find("\"population\""), std::string::npos)
       << read.status();
+  std::string text = "{\"status\": \"running\",\n \"config\": {\n"
+                     "  \"seed\": 2,\n  \"population\": \"many\"}}\n";
+  llvm::Expected<llvm::json::Value> file = llvm::json::parse(text);
+  ASSERT_TRUE(bool(file));
+  read = configFromJson(*file->getAsObject()->get("config"), "run.json", text);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().message().substr(0, 14), "run.json:4:3: ")
+      << read.status();
   llvm::json::Value unknown = llvm::json::Object{{"operators", {"fold"}}};
   read = configFromJson(unknown, "run.json");
   ASSERT_FALSE(read.ok());

@@ -127,11 +127,11 @@ void writeSettings(const SettingsTable<S> &table, const S &settings,
 /// Reads every row with a key from `object` into `settings`. A key that is
 /// absent keeps the field's value, unless `strict` (and the row is not
 /// optional): then the error names every key missing. A value of the wrong
-/// kind is an error naming its key.
+/// kind is an error naming its key (also set in `badKey` when given).
 template <typename S>
 absl::Status readSettings(const SettingsTable<S> &table,
                           const llvm::json::Object &object, S &settings,
-                          bool strict) {
+                          bool strict, std::string *badKey = nullptr) {
   std::string missing;
   for (const Setting<S> &row : table) {
     if (row.doc.key.empty() || !row.read)
@@ -143,9 +143,12 @@ absl::Status readSettings(const SettingsTable<S> &table,
                         row.doc.key, "\"");
       continue;
     }
-    if (absl::Status read = row.read(*value, settings); !read.ok())
+    if (absl::Status read = row.read(*value, settings); !read.ok()) {
+      if (badKey)
+        *badKey = row.doc.key;
       return absl::InvalidArgumentError(
           absl::StrCat("\"", row.doc.key, "\": ", read.message()));
+    }
   }
   if (!missing.empty())
     return absl::InvalidArgumentError(absl::StrCat("missing ", missing));

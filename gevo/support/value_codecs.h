@@ -11,6 +11,7 @@
 #define GEVO_SUPPORT_VALUE_CODECS_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
