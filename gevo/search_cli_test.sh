@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# gevo-search end to end: --help, bad input, a run killed with SIGKILL and
-# resumed gives the uninterrupted run's front (deterministic objectives), and
-# the best patch replays to a module whose evaluation matches its recorded
-# fitness.
+# gevo-search end to end: --help, docs/search.md's settings table, bad input,
+# a run killed with SIGKILL and resumed gives the uninterrupted run's front
+# (deterministic objectives), and the best patch replays to a module whose
+# evaluation matches its recorded fitness.
 set -euo pipefail
 search="$1"
 apply="$2"
 evaluate="$3"
+docs="$4"
 workload=testdata/digits_mlp_predict
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -18,6 +19,11 @@ for flag in workload out resume objectives algorithm population generations \
             front-repeats target; do
   grep -q -- "--$flag" <<<"$help" || fail "--help does not explain --$flag"
 done
+# docs/search.md lists every setting as the table says (flag, key, default).
+"$search" --print-settings >"$tmp/settings.md"
+while IFS= read -r line; do
+  grep -qxF -- "$line" "$docs" || fail "docs/search.md lacks the line: $line"
+done <"$tmp/settings.md"
 
 set +e
 "$search" --workload=/nonexistent --quiet >/dev/null 2>"$tmp/err"

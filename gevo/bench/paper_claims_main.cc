@@ -161,7 +161,7 @@ gevo::SearchConfig seedConfig(const Claim &claim, int seed, double seconds,
   config.objectives = {"runtime", "error"};
   config.budgetSeconds = seconds;
   config.seed = seed;
-  config.workers = workers;
+  config.workbench.workers = workers;
   config.outDir =
       llvm::formatv("{0}/{1}-seed{2}", out, workloadName(claim), seed).str();
   return config;

@@ -34,6 +34,7 @@
 #include "gevo/search/nsga2.h"
 #include "gevo/search/search.h"
 #include "gevo/support/file_io.h"
+#include "gevo/support/settings_flags.h"
 #include "gevo/support/stopwatch.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -52,9 +53,16 @@ cl::opt<std::string>
     populations("populations",
                 cl::desc("Population sizes (default 8,16,32,64)"),
                 cl::init("8,16,32,64"), cl::cat(category));
-cl::opt<int> generations("generations",
-                         cl::desc("Generations per search (default 3)"),
-                         cl::init(3), cl::cat(category));
+/// The searches' settings: 3 generations here, the rest the search's.
+gevo::SearchConfig searchDefaults() {
+  gevo::SearchConfig config;
+  config.generations = 3;
+  return config;
+}
+/// --generations is the search's flag (docs/search.md).
+const gevo::SettingFlags<gevo::SearchConfig>
+    searchFlags(gevo::searchSettings(), searchDefaults(), category,
+                {"generations"});
 cl::opt<std::string>
     plainWidths("plain-widths",
                 cl::desc("Widths also run with the plain pipeline (default "
@@ -270,11 +278,12 @@ double selectionMs(int population, std::mt19937_64 &rng) {
 absl::StatusOr<llvm::json::Object> measurePopulation(const std::string &tmp,
                                                      int population,
                                                      std::mt19937_64 &rng) {
-  gevo::SearchConfig config;
+  gevo::SearchConfig config = searchDefaults();
+  if (absl::Status given = searchFlags.apply(config); !given.ok())
+    return given;
   config.workloadPath = gevo::findRunfile("testdata/digits_mlp_train");
   config.objectives = {"static_cost", "error"};
-  config.population = population;
-  config.generations = generations;
+  config.algorithm.population = population;
   config.budgetSeconds = 0;
   config.frontRepeats = 1;
   config.frontChildren = 1;

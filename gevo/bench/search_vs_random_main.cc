@@ -23,13 +23,16 @@
 #include <limits>
 #include <map>
 
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gevo/bench/fair_comparison.h"
 #include "gevo/bench/figures.h"
+#include "gevo/bench/search_vs_random.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/workload.h"
 #include "gevo/search/batch_evaluator.h"
 #include "gevo/search/search.h"
+#include "gevo/support/settings_flags.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/workbench/workbench.h"
@@ -46,50 +49,12 @@ cl::opt<std::string>
               cl::desc("Comma-separated workloads (default: both digits)"),
               cl::init("testdata/digits_mlp_train,testdata/digits_mlp_predict"),
               cl::cat(category));
-cl::opt<std::string> objectives("objectives",
-                                cl::desc("Objectives (default: runtime,error)"),
-                                cl::init("runtime,error"), cl::cat(category));
-cl::opt<int> population("population", cl::desc("Population (default 16)"),
-                        cl::init(16), cl::cat(category));
-cl::opt<int> generations("generations",
-                         cl::desc("Generations per run (default 24)"),
-                         cl::init(24), cl::cat(category));
 cl::opt<int> firstSeed("first-seed",
                        cl::desc("The first seed (default 1): seeds run from "
                                 "it, --seeds of them"),
                        cl::init(1), cl::cat(category));
 cl::opt<int> seeds("seeds", cl::desc("How many seeds (default 5)"), cl::init(5),
                    cl::cat(category));
-cl::opt<int> screen("screen",
-                    cl::desc("NSGA-II's candidates per child slot for its "
-                             "pre-screen (default: the search's, 1: off)"),
-                    cl::init(gevo::SearchConfig().screen), cl::cat(category));
-cl::opt<double> maxErrorIncrease(
-    "max-error-increase",
-    cl::desc("NSGA-II ranks variants whose validation error exceeds the "
-             "unmodified program's by more than this behind the others "
-             "(default: the search's)"),
-    cl::init(gevo::SearchConfig().maxErrorIncrease), cl::cat(category));
-cl::opt<double>
-    retuneRate("retune-rate",
-               cl::desc("NSGA-II's --retune-rate (default: the search's)"),
-               cl::init(gevo::SearchConfig().retuneRate), cl::cat(category));
-cl::opt<int> pairedRuns("paired-runs",
-                        cl::desc("Both searches' --paired-runs (default: the "
-                                 "search's)"),
-                        cl::init(gevo::SearchConfig().pairedRuns),
-                        cl::cat(category));
-cl::opt<bool> pruneSeeds("prune-seeds",
-                         cl::desc("NSGA-II's --prune-seeds (default: the "
-                                  "search's)"),
-                         cl::init(gevo::SearchConfig().pruneSeeds),
-                         cl::cat(category));
-cl::opt<bool>
-    rateSeeds("rate-seeds",
-              cl::desc("NSGA-II's --rate-seeds (default: the search's)"),
-              cl::init(gevo::SearchConfig().rateSeeds), cl::cat(category));
-cl::opt<int> workers("workers", cl::desc("Workers (default: cores)"),
-                     cl::init(0), cl::cat(category));
 cl::opt<double> refRatio(
     "ref-ratio",
     cl::desc("Reference point's run-time ratio to the unmodified program "
@@ -136,58 +101,40 @@ cl::opt<std::string> jsonPath("json",
                               cl::init("search_vs_random.json"),
                               cl::cat(category));
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-struct Run {
-  std::vector<std::vector<gevo::Edit>> front;
-  std::string directory;
-  double baselineMs = 0;
-  int64_t evaluations = 0, remeasured = 0;
-  std::vector<gevo::RatioPoint> points;
-  double hypervolume = 0;
-  int64_t toTarget = 0;
-  /// The first variant that beat the target as measured during the search,
-  /// before re-measuring; candidates re-measured.
-  int64_t toTargetSearch = 0;
-  int64_t checked = 0;
-};
-
-/// The median run time of the unmodified program over `count` children of
-/// its own: one search-time measurement at a run's start can be half as
-/// slow again as the program is (seen: 2.84 ms against 1.89), which makes
-/// every neutral variant look 30% faster.
-double unmodifiedRunMs(gevo::Workbench &bench, int count) {
-  gevo::BatchRequest request;
-  request.distinctRuns = true;
-  std::vector<double> times;
-  for (const gevo::MeasuredVariant &m : bench.measure(
-           std::vector<std::vector<gevo::Edit>>(std::max(1, count)), request))
-    if (m.measurement && m.measurement->ok())
-      times.push_back(m.measurement->medianRunMs);
-  return times.empty() ? bench.baseline().medianRunMs : gevo::median(times);
-}
-
-gevo::SearchConfig configFor(const std::string &workload, int algorithm,
-                             int seed, size_t row) {
+/// Both searches' settings where the benchmark's differ from the search's:
+/// a fixed number of generations (no budget), and no re-measured front (the
+/// benchmark re-measures both fronts itself).
+gevo::SearchConfig benchDefaults() {
   gevo::SearchConfig config;
-  config.workloadPath = workload;
-  config.objectives = absl::StrSplit(objectives.getValue(), ',');
-  config.algorithm =
-      algorithm == 0 ? gevo::Algorithm::Nsga2 : gevo::Algorithm::Random;
-  config.population = population;
-  config.generations = generations;
+  config.objectives = {"runtime", "error"};
+  config.generations = 24;
   config.budgetSeconds = 0;
-  config.seed = seed;
-  config.workers = workers;
-  config.screen = screen;
-  config.maxErrorIncrease = maxErrorIncrease;
-  config.retuneRate = retuneRate;
-  config.pairedRuns = pairedRuns;
-  config.pruneSeeds = pruneSeeds;
-  config.rateSeeds = rateSeeds;
-  config.frontRepeats = 1; // the bench re-measures the fronts itself
+  config.frontRepeats = 1;
   config.frontChildren = 1;
   config.frontLimit = 0;
+  return config;
+}
+
+/// The search settings this benchmark takes, with the search's flags
+/// (docs/search.md) and the benchmark's defaults.
+const gevo::SettingFlags<gevo::SearchConfig> searchFlags(
+    gevo::searchSettings(), benchDefaults(), category,
+    {"objectives", "population", "generations", "screen", "max-error-increase",
+     "retune-rate", "paired-runs", "prune-seeds", "rate-seeds", "workers"});
+
+using svr::Run;
+using svr::Workload;
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+gevo::SearchConfig configFor(const gevo::SearchConfig &base,
+                             const std::string &workload, int algorithm,
+                             int seed, size_t row) {
+  gevo::SearchConfig config = base;
+  config.workloadPath = workload;
+  config.algorithm.kind =
+      algorithm == 0 ? gevo::Algorithm::Nsga2 : gevo::Algorithm::Random;
+  config.seed = seed;
   std::string tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
   config.outDir =
       llvm::formatv("{0}/gevo_bench_svr_{1}_{2}_{3}", tmp, algorithm, seed, row)
@@ -196,36 +143,129 @@ gevo::SearchConfig configFor(const std::string &workload, int algorithm,
   return config;
 }
 
-llvm::json::Value number(double x) {
-  return std::isfinite(x) ? llvm::json::Value(x) : llvm::json::Value(nullptr);
-}
-
 /// The figures so far (rewritten after every seed, so that a long run
 /// stopped early keeps what it measured).
-absl::Status writeFigures(const llvm::json::Array &rows,
+absl::Status writeFigures(const gevo::SearchConfig &base,
+                          const llvm::json::Array &rows,
                           const llvm::json::Array &summaries) {
+  const gevo::AlgorithmSettings &a = base.algorithm;
   llvm::json::Object figures{
-      {"population", population.getValue()},
-      {"generations", generations.getValue()},
+      {"population", a.population},
+      {"generations", base.generations},
       {"seeds", seeds.getValue()},
       {"first_seed", firstSeed.getValue()},
-      {"objectives", objectives.getValue()},
+      {"objectives", absl::StrJoin(base.objectives, ",")},
       {"ref_ratio", refRatio.getValue()},
       {"ref_error", refError.getValue()},
       {"band", band.getValue()},
       {"pairs", pairs.getValue()},
       {"children", children.getValue()},
       {"unmodified_children", unmodifiedChildren.getValue()},
-      {"screen", screen.getValue()},
-      {"max_error_increase", maxErrorIncrease.getValue()},
-      {"retune_rate", retuneRate.getValue()},
-      {"paired_runs", pairedRuns.getValue()},
-      {"prune_seeds", pruneSeeds.getValue()},
-      {"rate_seeds", rateSeeds.getValue()},
+      {"screen", a.screen},
+      {"max_error_increase", base.maxErrorIncrease},
+      {"retune_rate", a.retuneRate},
+      {"paired_runs", base.pairedRuns},
+      {"prune_seeds", a.pruneSeeds},
+      {"rate_seeds", a.rateSeeds},
       {"disturbed_factor", gevo::kDisturbedFactor},
       {"workloads", llvm::json::Array(summaries)},
       {"runs", llvm::json::Array(rows)}};
   return gevo::writeFigures(jsonPath, std::move(figures));
+}
+
+/// Opens the workload's workbench, measures the unmodified program, and
+/// sets the reference region and noise band from it.
+absl::StatusOr<Workload> openWorkload(const gevo::SearchConfig &base,
+                                      absl::string_view name) {
+  Workload w;
+  w.path = gevo::findRunfile(std::string(name));
+  w.name = std::string(name.substr(name.rfind('/') + 1));
+  absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(w.path);
+  if (!spec.ok())
+    return spec.status();
+  absl::StatusOr<std::unique_ptr<gevo::Workbench>> bench =
+      gevo::Workbench::create(*spec,
+                              configFor(base, w.path, 0, 0, 0).workbench);
+  if (!bench.ok())
+    return bench.status();
+  w.bench = std::move(*bench);
+  if (absl::Status s = w.bench->measureBaseline(); !s.ok())
+    return s;
+  w.unmodifiedError = w.bench->baseline().error();
+  w.noise = gevo::NoiseBand{band, errorBand};
+  if (errorBand < 0)
+    w.noise.error = gevo::errorStandardError(
+        w.unmodifiedError, w.bench->baseline().validation.total);
+  w.region = gevo::Region{refRatio, w.unmodifiedError + refError};
+  w.remeasure = {pairs, children, unmodifiedChildren, confirmLimit};
+  return w;
+}
+
+/// NSGA-II (0) and random search (1) on one seed.
+absl::Status searchBoth(const gevo::SearchConfig &base, const Workload &w,
+                        int seed, size_t row, Run runs[2]) {
+  for (int a = 0; a < 2; ++a) {
+    gevo::SearchConfig config = configFor(base, w.path, a, seed, row);
+    absl::StatusOr<gevo::SearchResult> result =
+        gevo::runSearch(config, false, nullptr);
+    if (!result.ok())
+      return result.status();
+    for (const gevo::FrontMember &member : result->front)
+      runs[a].front.push_back(member.individual.edits);
+    runs[a].directory = config.outDir;
+    runs[a].baselineMs = result->baseline.medianRunMs;
+    runs[a].evaluations = result->counts.evaluations;
+    runs[a].remeasured = result->counts.remeasured;
+  }
+  return absl::OkStatus();
+}
+
+/// Every seed on one workload: a printed row and a figures row per seed,
+/// then the workload's summary.
+absl::Status compareOnWorkload(const gevo::SearchConfig &base, Workload &w,
+                               llvm::json::Array &rows,
+                               llvm::json::Array &summaries) {
+  std::vector<double> ratios;
+  int fewer = 0;
+  for (int seed = firstSeed; seed < firstSeed + seeds; ++seed) {
+    Run runs[2];
+    if (absl::Status s = searchBoth(base, w, seed, rows.size(), runs); !s.ok())
+      return s;
+    gevo::ScreenSummary screen = gevo::summarizeScreen(runs[0].directory);
+    std::pair<double, double> unmodified = svr::compareFronts(w, runs);
+    double ratio = runs[1].hypervolume > 0
+                       ? runs[0].hypervolume / runs[1].hypervolume
+                   : runs[0].hypervolume > 0 ? kInfinity
+                                             : 1;
+    ratios.push_back(ratio);
+    int64_t n = runs[0].toTarget, r = runs[1].toTarget;
+    fewer += n > 0 && (r == 0 || n < r);
+    std::printf("%-20s %4d %10.6f %10.6f %7.3f %5d %5d %7lld %7lld\n",
+                w.name.c_str(), seed, runs[0].hypervolume, runs[1].hypervolume,
+                ratio, gevo::pointsInRegion(runs[0].points, w.region),
+                gevo::pointsInRegion(runs[1].points, w.region),
+                static_cast<long long>(n), static_cast<long long>(r));
+    std::fflush(stdout);
+    rows.push_back(svr::seedRow(w, seed, runs, ratio, unmodified, screen));
+    if (absl::Status written = writeFigures(base, rows, summaries);
+        !written.ok())
+      return written;
+  }
+  double median = gevo::median(ratios);
+  std::printf("%-20s median ratio %.3f over %d seeds; NSGA-II reached the "
+              "target in fewer evaluations in %d\n",
+              w.name.c_str(), median, seeds.getValue(), fewer);
+  summaries.push_back(llvm::json::Object{
+      {"workload", w.name},
+      {"unmodified_error", w.unmodifiedError},
+      {"error_band", w.noise.error},
+      {"median_ratio", svr::number(median)},
+      {"min_ratio",
+       svr::number(*std::min_element(ratios.begin(), ratios.end()))},
+      {"max_ratio",
+       svr::number(*std::max_element(ratios.begin(), ratios.end()))},
+      {"seeds_fewer_to_target", fewer}});
+  return absl::OkStatus();
 }
 
 } // namespace
@@ -238,163 +278,23 @@ int main(int argc, char **argv) {
                                    "fronts re-measured in one session.\n",
                                    &llvm::errs()))
     return 2;
+  gevo::SearchConfig base = benchDefaults();
+  if (absl::Status given = searchFlags.apply(base); !given.ok())
+    return gevo::reportBadInput(std::string(given.message()));
   llvm::json::Array rows, summaries;
   std::printf("%-20s %4s %10s %10s %7s %5s %5s %7s %7s\n", "workload", "seed",
               "hv nsga2", "hv random", "ratio", "pts", "pts", "target",
               "target");
-  for (absl::string_view w :
+  for (absl::string_view name :
        absl::StrSplit(workloads.getValue(), ',', absl::SkipEmpty())) {
-    std::string workload = gevo::findRunfile(std::string(w));
-    std::string name(w.substr(w.rfind('/') + 1));
-    absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(workload);
-    if (!spec.ok())
-      return gevo::reportBadInput(std::string(spec.status().message()));
-    gevo::SearchConfig defaults = configFor(workload, 0, 0, 0);
-    auto bench =
-        gevo::Workbench::create(*spec, gevo::workbenchOptions(defaults));
-    if (!bench.ok())
-      return gevo::reportBadInput(std::string(bench.status().message()));
-    if (absl::Status s = (*bench)->measureBaseline(); !s.ok())
-      return gevo::reportBadInput(std::string(s.message()));
-    double unmodifiedError = (*bench)->baseline().error();
-    gevo::NoiseBand noise{band, errorBand};
-    if (errorBand < 0)
-      noise.error = gevo::errorStandardError(
-          unmodifiedError, (*bench)->baseline().validation.total);
-    gevo::Region region{refRatio, unmodifiedError + refError};
-    std::vector<double> ratios;
-    int fewer = 0;
-    for (int seed = firstSeed; seed < firstSeed + seeds; ++seed) {
-      Run runs[2];
-      for (int a = 0; a < 2; ++a) {
-        gevo::SearchConfig config = configFor(workload, a, seed, rows.size());
-        absl::StatusOr<gevo::SearchResult> result =
-            gevo::runSearch(config, false, nullptr);
-        if (!result.ok())
-          return gevo::reportBadInput(std::string(result.status().message()));
-        for (const gevo::FrontMember &member : result->front)
-          runs[a].front.push_back(member.individual.edits);
-        runs[a].directory = config.outDir;
-        runs[a].baselineMs = result->baseline.medianRunMs;
-        runs[a].evaluations = result->counts.evaluations;
-        runs[a].remeasured = result->counts.remeasured;
-      }
-      gevo::ScreenSummary screen = gevo::summarizeScreen(runs[0].directory);
-      // Both fronts in one batch, so the same moment's noise hits both.
-      std::vector<std::vector<gevo::Edit>> lists = runs[0].front;
-      lists.insert(lists.end(), runs[1].front.begin(), runs[1].front.end());
-      gevo::Workbench::AgainstUnmodified again =
-          (*bench)->measureAgainstUnmodified(lists, pairs, false, children);
-      // One unmodified run time for both runs' targets, measured now in
-      // children of its own: neither run is favoured by a slow measurement
-      // at its start.
-      double unmodifiedMs = unmodifiedRunMs(**bench, unmodifiedChildren);
-      for (int a = 0; a < 2; ++a) {
-        size_t first = a == 0 ? 0 : runs[0].front.size();
-        for (size_t i = 0; i < runs[a].front.size(); ++i) {
-          const gevo::Measurement &m = again.variants[first + i];
-          if (m.ok())
-            runs[a].points.push_back({m.runtimeRatio, m.error()});
-        }
-        runs[a].hypervolume = gevo::regionHypervolume(runs[a].points, region);
-        std::vector<gevo::TargetCandidate> candidates =
-            gevo::targetCandidates(runs[a].directory, unmodifiedMs,
-                                   unmodifiedError, noise, confirmLimit);
-        runs[a].toTargetSearch =
-            candidates.empty() ? 0 : candidates.front().evaluation;
-        // Beyond noise: a candidate counts only when it still beats the
-        // unmodified program interleaved with it, as the fronts are measured.
-        std::map<std::string, std::vector<gevo::Edit>> edits =
-            gevo::archiveEdits(runs[a].directory);
-        gevo::ConfirmedTarget confirmed = gevo::firstConfirmed(
-            candidates, 4,
-            [&](const std::vector<gevo::TargetCandidate> &batch) {
-              std::vector<std::vector<gevo::Edit>> lists;
-              std::vector<bool> known;
-              for (const gevo::TargetCandidate &c : batch) {
-                auto it = edits.find(c.key);
-                known.push_back(it != edits.end());
-                lists.push_back(known.back() ? it->second
-                                             : std::vector<gevo::Edit>());
-              }
-              gevo::Workbench::AgainstUnmodified measured =
-                  (*bench)->measureAgainstUnmodified(lists, pairs, false,
-                                                     children);
-              std::vector<bool> out;
-              for (size_t i = 0; i < batch.size(); ++i) {
-                const gevo::Measurement &m = measured.variants[i];
-                out.push_back(known[i] && m.ok() &&
-                              gevo::beatsUnmodified(m.runtimeRatio, m.error(),
-                                                    1.0, unmodifiedError,
-                                                    noise));
-              }
-              return out;
-            });
-        runs[a].toTarget = confirmed.evaluation;
-        runs[a].checked = confirmed.checked;
-      }
-      double ratio = runs[1].hypervolume > 0
-                         ? runs[0].hypervolume / runs[1].hypervolume
-                     : runs[0].hypervolume > 0 ? kInfinity
-                                               : 1;
-      ratios.push_back(ratio);
-      int64_t n = runs[0].toTarget, r = runs[1].toTarget;
-      bool nsgaFewer = n > 0 && (r == 0 || n < r);
-      fewer += nsgaFewer;
-      auto inRegion = [&](const Run &run) {
-        return gevo::pointsInRegion(run.points, region);
-      };
-      std::printf("%-20s %4d %10.6f %10.6f %7.3f %5d %5d %7lld %7lld\n",
-                  name.c_str(), seed, runs[0].hypervolume, runs[1].hypervolume,
-                  ratio, inRegion(runs[0]), inRegion(runs[1]),
-                  static_cast<long long>(n), static_cast<long long>(r));
-      std::fflush(stdout);
-      rows.push_back(llvm::json::Object{
-          {"workload", name},
-          {"seed", seed},
-          {"hv_nsga2", runs[0].hypervolume},
-          {"hv_random", runs[1].hypervolume},
-          {"ratio", number(ratio)},
-          {"region_points_nsga2", inRegion(runs[0])},
-          {"region_points_random", inRegion(runs[1])},
-          {"front_nsga2", int64_t(runs[0].front.size())},
-          {"front_random", int64_t(runs[1].front.size())},
-          {"evaluations_nsga2", runs[0].evaluations},
-          {"evaluations_random", runs[1].evaluations},
-          {"remeasured_nsga2", runs[0].remeasured},
-          {"remeasured_random", runs[1].remeasured},
-          {"to_target_nsga2", n},
-          {"to_target_random", r},
-          {"to_target_search_nsga2", runs[0].toTargetSearch},
-          {"to_target_search_random", runs[1].toTargetSearch},
-          {"confirmations_nsga2", runs[0].checked},
-          {"confirmations_random", runs[1].checked},
-          {"unmodified_ms", unmodifiedMs},
-          {"start_ms_nsga2", runs[0].baselineMs},
-          {"start_ms_random", runs[1].baselineMs},
-          {"unmodified_remeasured_ratio", again.unmodified.runtimeRatio},
-          {"screen_generations", screen.generations},
-          {"screen_objectives", llvm::json::Array(screen.objectives)},
-          {"screen_spearman", llvm::json::Array(screen.medianSpearman)},
-          {"screened_failure", screen.screenedFailure},
-          {"immigrant_failure", screen.immigrantFailure}});
-      if (absl::Status written = writeFigures(rows, summaries); !written.ok())
-        return gevo::reportBadInput(std::string(written.message()));
-    }
-    double median = gevo::median(ratios);
-    std::printf("%-20s median ratio %.3f over %d seeds; NSGA-II reached the "
-                "target in fewer evaluations in %d\n",
-                name.c_str(), median, seeds.getValue(), fewer);
-    summaries.push_back(llvm::json::Object{
-        {"workload", name},
-        {"unmodified_error", unmodifiedError},
-        {"error_band", noise.error},
-        {"median_ratio", number(median)},
-        {"min_ratio", number(*std::min_element(ratios.begin(), ratios.end()))},
-        {"max_ratio", number(*std::max_element(ratios.begin(), ratios.end()))},
-        {"seeds_fewer_to_target", fewer}});
+    absl::StatusOr<Workload> workload = openWorkload(base, name);
+    if (!workload.ok())
+      return gevo::reportBadInput(std::string(workload.status().message()));
+    absl::Status compared = compareOnWorkload(base, *workload, rows, summaries);
+    if (!compared.ok())
+      return gevo::reportBadInput(std::string(compared.message()));
   }
-  if (absl::Status written = writeFigures(rows, summaries); !written.ok())
+  if (absl::Status written = writeFigures(base, rows, summaries); !written.ok())
     return gevo::reportBadInput(std::string(written.message()));
   return 0;
 }

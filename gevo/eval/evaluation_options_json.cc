@@ -1,4 +1,4 @@
-//===- evaluation_options_json.cc - EvaluationOptions as JSON fields ------===//
+//===- evaluation_options_json.cc - EvaluationOptions as settings rows ----===//
 
 #include "gevo/eval/evaluation_options_json.h"
 
@@ -6,40 +6,54 @@
 
 namespace gevo {
 
+const SettingsTable<EvaluationOptions> &evaluationSettings() {
+  using E = EvaluationOptions;
+  static const SettingsTable<E> table = [] {
+    SettingsTable<E> rows = {
+        setting(&E::pipeline,
+                {"pipeline", "pipeline",
+                 "MLIR pass pipeline lowering each variant to the LLVM "
+                 "dialect (mlir-opt syntax, or vector or plain)",
+                 "the CPU pipeline of //gevo:evaluate"}),
+        setting(&E::target, {"target", "target",
+                             "Where variants run: cpu, or cuda (the GPU "
+                             "target, timed with CUDA events; needs a CUDA "
+                             "driver)",
+                             "", false, /*optional=*/true}),
+        settingOf<E>([](auto &o) -> auto & { return o.codegen.llvmPipeline; },
+                     {"llvm-pipeline", "llvm_pipeline",
+                      "LLVM IR passes before codegen; empty for none"},
+                     TextCodec()),
+        settingOf<E>([](auto &o) -> auto & { return o.codegen.optLevel; },
+                     {"opt-level", "opt_level", "Machine codegen level, 0..3"},
+                     IntCodec<int>()),
+        setting(&E::warmup,
+                {"warmup", "warmup", "Untimed runs per variant before timing",
+                 "the workload's"}),
+        setting(&E::repeats,
+                {"repeats", "repeats",
+                 "Timed runs per variant; the median is the run time",
+                 "the workload's"}),
+    };
+    return rows;
+  }();
+  return table;
+}
+
 void writeEvaluationOptions(const EvaluationOptions &options,
                             llvm::json::Object &object) {
-  object["pipeline"] = options.pipeline;
-  object["llvm_pipeline"] = options.codegen.llvmPipeline;
-  object["opt_level"] = options.codegen.optLevel;
-  object["warmup"] = options.warmup;
-  object["repeats"] = options.repeats;
-  object["target"] = options.target;
+  writeSettings(evaluationSettings(), options, object);
 }
 
 absl::Status readEvaluationOptions(const llvm::json::Object &object,
                                    EvaluationOptions &options, bool strict) {
-  const char *missing = nullptr;
-  auto text = [&](const char *key, std::string &out) {
-    if (std::optional<llvm::StringRef> v = object.getString(key))
-      out = v->str();
-    else if (!missing)
-      missing = key;
-  };
-  auto integer = [&](const char *key, int &out) {
-    if (std::optional<int64_t> v = object.getInteger(key))
-      out = static_cast<int>(*v);
-    else if (!missing)
-      missing = key;
-  };
-  text("pipeline", options.pipeline);
-  text("llvm_pipeline", options.codegen.llvmPipeline);
-  integer("opt_level", options.codegen.optLevel);
-  integer("warmup", options.warmup);
-  integer("repeats", options.repeats);
-  if (strict && missing)
+  if (absl::Status read =
+          readSettings(evaluationSettings(), object, options, strict);
+      !read.ok())
     return absl::InvalidArgumentError(
-        absl::StrCat("the evaluation settings lack \"", missing, "\""));
-  options.target = object.getString("target").value_or("cpu").str();
+        absl::StrCat("the evaluation settings: ", read.message()));
+  if (!object.get("target"))
+    options.target = "cpu";
   return checkTarget(options.target);
 }
 

@@ -1,9 +1,10 @@
-//===- evaluation_options_json.h - EvaluationOptions as JSON fields -------===//
+//===- evaluation_options_json.h - EvaluationOptions as settings rows -----===//
 //
-// How a run's evaluation settings are written to and read from JSON: the
-// search's run.json and the setup rank 0 sends to MPI evaluating ranks use
-// the same fields ("pipeline", "llvm_pipeline", "opt_level", "warmup",
-// "repeats", "target").
+// The evaluation settings' table (settings_table.h): their flags
+// (--pipeline, --target, --llvm-pipeline, --opt-level, --warmup,
+// --repeats) and their JSON fields ("pipeline", "target", "llvm_pipeline",
+// "opt_level", "warmup", "repeats"). The search's run.json, its flags and
+// the setup rank 0 sends to MPI evaluating ranks all use this one table.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_EVALUATION_OPTIONS_JSON_H
@@ -11,9 +12,13 @@
 
 #include "absl/status/status.h"
 #include "gevo/eval/evaluator.h"
+#include "gevo/support/settings_table.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
+
+/// One row per evaluation setting.
+const SettingsTable<EvaluationOptions> &evaluationSettings();
 
 /// Adds the fields of `options` to `object`.
 void writeEvaluationOptions(const EvaluationOptions &options,

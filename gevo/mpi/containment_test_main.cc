@@ -107,14 +107,14 @@ int main(int argc, char **argv) {
   }
   gevo::SearchConfig config;
   config.workloadPath = argv[1];
-  config.workers = 1;
-  config.timeoutSeconds = 3; // the hang's limit
-  config.evaluation.warmup = 0;
-  config.evaluation.repeats = 1;
+  config.workbench.workers = 1;
+  config.workbench.timeoutSeconds = 3; // the hang's limit
+  config.workbench.evaluation.warmup = 0;
+  config.workbench.evaluation.repeats = 1;
   absl::StatusOr<gevo::WorkloadSpec> spec =
       gevo::loadWorkloadSpec(config.workloadPath);
   absl::StatusOr<std::unique_ptr<gevo::Workbench>> bench =
-      spec.ok() ? gevo::Workbench::create(*spec, gevo::workbenchOptions(config))
+      spec.ok() ? gevo::Workbench::create(*spec, config.workbench)
                 : spec.status();
   absl::Status baseline =
       bench.ok() ? (*bench)->measureBaseline() : bench.status();
@@ -122,8 +122,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "FAIL: %s\n", baseline.ToString().c_str());
     return 1;
   }
-  (*bench)->setRemote(&(*job)->begin(config.workloadPath,
-                                     gevo::workbenchOptions(config), stderr));
+  (*bench)->setRemote(
+      &(*job)->begin(config.workloadPath, config.workbench, stderr));
   int failures = check(**bench);
   absl::Status stats = (*job)->finish(argv[2]);
   if (!stats.ok()) {

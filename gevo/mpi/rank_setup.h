@@ -1,7 +1,8 @@
 //===- rank_setup.h - What an evaluating rank opens its workbench with ----===//
 //
 // Rank 0's start message: the workload and the workbench options (pipeline,
-// codegen, timing, limits) as JSON, so that any tool with a Workbench (the
+// codegen, timing, limits) as JSON, with the keys of their settings table
+// (workbenchSettings(), as in run.json), so that any tool with a Workbench (the
 // search, analyze, minimize) can hand its plain measurements to the ranks.
 //
 //===----------------------------------------------------------------------===//
@@ -11,7 +12,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "gevo/workbench/workbench.h"
+#include "gevo/workbench/workbench_options.h"
 
 namespace gevo {
 

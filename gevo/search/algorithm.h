@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "gevo/search/algorithm_settings.h"
 #include "gevo/search/individual.h"
 
 namespace gevo {
@@ -67,32 +68,6 @@ public:
   }
   /// The last generation's pre-screen, when it had one.
   virtual std::optional<ScreenReport> screenReport() const { return {}; }
-};
-
-/// What the algorithms read of a search's settings (SearchConfig's fields
-/// of the same names).
-struct AlgorithmSettings {
-  int population = 16;
-  double crossoverRate = 0.8;
-  double mutationRate = 0.9;
-  /// Of mutations, how many remove an edit instead of adding one.
-  double removeRate = 0.2;
-  /// Of mutations, how many move a tunable edit (shrink, constant) already
-  /// in the list to a neighbour instead of adding one.
-  double retuneRate = 0;
-  /// Of each generation's children, how many are fresh random lists.
-  double immigrantRate = 0.25;
-  /// Initial lists hold 1..initialEdits edits; random lists 1..maxRandomEdits.
-  int initialEdits = 4;
-  int maxRandomEdits = 4;
-  /// Candidates bred per child slot, of which a surrogate (surrogate.h)
-  /// picks the one to run; 1: every child bred is run.
-  int screen = 1;
-  /// Generation 0 starts with Variation::seedLists() (at most half of it,
-  /// one per variant) before random lists: learning-rate sweeps when
-  /// `rateSeeds`, magnitude pruning when `pruneSeeds`.
-  bool rateSeeds = false;
-  bool pruneSeeds = false;
 };
 
 /// What every algorithm is given: its settings, how to make and change edit

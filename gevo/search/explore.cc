@@ -10,7 +10,6 @@
 #include "absl/strings/str_format.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
-#include "gevo/search/search.h"
 #include "gevo/support/csv.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -27,38 +26,18 @@ struct Proposal {
   Edit edit;
 };
 
-} // namespace
-
-absl::StatusOr<ExploreSummary>
-explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
-  SteadyClock::time_point start = SteadyClock::now();
-  GEVO_ASSIGN_OR_RETURN(WorkloadSpec spec,
-                        loadWorkloadSpec(config.workloadPath));
-  std::vector<std::string> objectives =
-      config.objectives.empty() ? spec.objectives : config.objectives;
-  GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
-  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Workbench> bench,
-                        Workbench::create(spec, workbenchOptions(config)));
-  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
-  const Measurement &baseline = bench->baseline();
-
-  std::ofstream csv(csvPath);
-  if (!csv)
-    return absl::PermissionDeniedError(absl::StrCat(csvPath, ": cannot write"));
-  csv << "operator,target,outcome";
-  for (const std::string &name : objectives)
-    csv << "," << name;
-  csv << ",validation_accuracy,accuracy_change,runtime_ratio,edit,detail\n";
-
-  mlir::ModuleOp module = bench->unmodified();
+/// One edit per (enabled operator, op the filters allow), proposed on the
+/// unmodified program; counts the pairs tried and the edits proposed.
+std::vector<Proposal> proposeAll(mlir::ModuleOp module,
+                                 const SearchConfig &config,
+                                 ExploreSummary &summary) {
   AddressIndex index(module);
   std::mt19937_64 rng(config.seed);
   MutationOptions options;
-  options.functions = config.functions;
-  options.opPrefixes = config.opPrefixes;
-  ExploreSummary summary;
+  options.functions = config.mutation.functions;
+  options.opPrefixes = config.mutation.opPrefixes;
   std::vector<Proposal> proposals;
-  for (EditKind kind : config.operators) {
+  for (EditKind kind : config.mutation.operators) {
     for (mlir::Operation *op : index.ops()) {
       if (!passesFilters(*index.refOf(op), options))
         continue;
@@ -75,7 +54,60 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
                    *edit});
     }
   }
+  return proposals;
+}
 
+std::string csvHeader(const std::vector<std::string> &objectives) {
+  std::string header = "operator,target,outcome";
+  for (const std::string &name : objectives)
+    absl::StrAppend(&header, ",", name);
+  return header +
+         ",validation_accuracy,accuracy_change,runtime_ratio,edit,detail\n";
+}
+
+/// The CSV row of `proposal`, measured as `m`.
+std::string csvRow(const Proposal &proposal, const Measurement &m,
+                   const std::vector<std::string> &objectives,
+                   const Measurement &baseline) {
+  std::string row = absl::StrCat(proposal.prefix, ",", toString(m.outcome));
+  for (const std::string &name : objectives)
+    absl::StrAppend(&row, ",",
+                    m.ok() ? absl::StrFormat("%.6g", objectiveValue(m, name))
+                           : "");
+  double ratio = m.ok() && baseline.medianRunMs > 0
+                     ? m.medianRunMs / baseline.medianRunMs
+                     : 0;
+  absl::StrAppend(
+      &row, ",", absl::StrFormat("%.4f", m.validation.accuracy()), ",",
+      absl::StrFormat("%+.4f",
+                      m.validation.accuracy() - baseline.validation.accuracy()),
+      ",", absl::StrFormat("%.3f", ratio), ",",
+      csvField(printEdit(proposal.edit)), ",", csvField(m.detail), "\n");
+  return row;
+}
+
+} // namespace
+
+absl::StatusOr<ExploreSummary>
+explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
+  SteadyClock::time_point start = SteadyClock::now();
+  GEVO_ASSIGN_OR_RETURN(WorkloadSpec spec,
+                        loadWorkloadSpec(config.workloadPath));
+  std::vector<std::string> objectives =
+      config.objectives.empty() ? spec.objectives : config.objectives;
+  GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<Workbench> bench,
+                        Workbench::create(spec, config.workbench));
+  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
+  const Measurement &baseline = bench->baseline();
+
+  std::ofstream csv(csvPath);
+  if (!csv)
+    return absl::PermissionDeniedError(absl::StrCat(csvPath, ": cannot write"));
+  csv << csvHeader(objectives);
+  ExploreSummary summary;
+  std::vector<Proposal> proposals =
+      proposeAll(bench->unmodified(), config, summary);
   std::vector<std::vector<Edit>> lists;
   for (const Proposal &proposal : proposals)
     lists.push_back({proposal.edit});
@@ -90,22 +122,7 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
   bool live = progress && ::isatty(::fileno(progress));
   auto write = [&](size_t i, const MeasuredVariant &variant) {
     const Measurement &m = *variant.measurement;
-    std::string row =
-        absl::StrCat(proposals[i].prefix, ",", toString(m.outcome));
-    for (const std::string &name : objectives)
-      absl::StrAppend(&row, ",",
-                      m.ok() ? absl::StrFormat("%.6g", objectiveValue(m, name))
-                             : "");
-    double ratio = m.ok() && baseline.medianRunMs > 0
-                       ? m.medianRunMs / baseline.medianRunMs
-                       : 0;
-    absl::StrAppend(
-        &row, ",", absl::StrFormat("%.4f", m.validation.accuracy()), ",",
-        absl::StrFormat("%+.4f", m.validation.accuracy() -
-                                     baseline.validation.accuracy()),
-        ",", absl::StrFormat("%.3f", ratio), ",",
-        csvField(printEdit(proposals[i].edit)), ",", csvField(m.detail), "\n");
-    csv << row;
+    csv << csvRow(proposals[i], m, objectives, baseline);
     summary.ok += m.ok();
     summary.cacheHits += !variant.ran;
     ++measured;

@@ -7,26 +7,8 @@
 
 namespace gevo {
 
-AlgorithmSettings algorithmSettings(const SearchConfig &config) {
-  AlgorithmSettings settings;
-  settings.population = config.population;
-  settings.crossoverRate = config.crossoverRate;
-  settings.mutationRate = config.mutationRate;
-  settings.removeRate = config.removeRate;
-  settings.retuneRate = config.retuneRate;
-  settings.pruneSeeds = config.pruneSeeds;
-  settings.rateSeeds = config.rateSeeds;
-  settings.immigrantRate = config.immigrantRate;
-  settings.initialEdits = config.initialEdits;
-  settings.maxRandomEdits = config.maxRandomEdits;
-  settings.screen = config.screen;
-  return settings;
-}
-
-/// The algorithm `config.algorithm` names.
-std::unique_ptr<SearchAlgorithm> makeAlgorithm(const SearchConfig &config,
-                                               AlgorithmContext context) {
-  switch (config.algorithm) {
+std::unique_ptr<SearchAlgorithm> makeAlgorithm(AlgorithmContext context) {
+  switch (context.settings.kind) {
   case Algorithm::Random:
     return std::make_unique<RandomSearch>(context);
   case Algorithm::Nsga2:

@@ -1,8 +1,7 @@
 //===- make_algorithm.h - The search algorithm a config names -------------===//
 //
-// The one place that maps SearchConfig::algorithm to a SearchAlgorithm and
-// hands it the settings it may see (never the whole config). A new
-// algorithm adds its case here.
+// The one place that maps AlgorithmSettings::kind to a SearchAlgorithm. A
+// new algorithm adds its case here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_MAKE_ALGORITHM_H
@@ -11,16 +10,11 @@
 #include <memory>
 
 #include "gevo/search/algorithm.h"
-#include "gevo/search/search_config.h"
 
 namespace gevo {
 
-/// The fields of `config` an algorithm reads.
-AlgorithmSettings algorithmSettings(const SearchConfig &config);
-
-/// The algorithm `config.algorithm` names, over `context`.
-std::unique_ptr<SearchAlgorithm> makeAlgorithm(const SearchConfig &config,
-                                               AlgorithmContext context);
+/// The algorithm `context.settings.kind` names, over `context`.
+std::unique_ptr<SearchAlgorithm> makeAlgorithm(AlgorithmContext context);
 
 } // namespace gevo
 

@@ -57,6 +57,9 @@ protected:
     }
     std::vector<std::string> objectives = {"static_cost", "error"};
     AlgorithmSettings settings;
+    settings.screen = 1; // no pre-screen, no seeds
+    settings.rateSeeds = false;
+    settings.pruneSeeds = false;
     settings.population = 24;
     settings.immigrantRate = 0;
     settings.mutationRate = 0.2; // most children are bare crossovers

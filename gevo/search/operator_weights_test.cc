@@ -45,8 +45,12 @@ protected:
     options.kinds = {EditKind::Delete, EditKind::Shrink};
     Variation variation(mlir::ModuleOp(), options);
     std::mt19937_64 rng(1);
-    Nsga2Search algorithm(AlgorithmContext{AlgorithmSettings(), variation,
-                                           objectives, rng, bounds});
+    AlgorithmSettings settings;
+    settings.screen = 1; // no pre-screen, no seeds
+    settings.rateSeeds = false;
+    settings.pruneSeeds = false;
+    Nsga2Search algorithm(
+        AlgorithmContext{settings, variation, objectives, rng, bounds});
     return algorithm.operatorWeights(population);
   }
 

@@ -27,6 +27,7 @@
 #include "gevo/support/stopwatch.h"
 #include "gevo/workbench/history_writer.h"
 #include "gevo/workbench/run_directory.h"
+#include "gevo/workbench/workbench.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
@@ -90,10 +91,9 @@ absl::Status SearchRun::prepare(bool resume) {
   objectives = config.objectives.empty() ? spec.objectives : config.objectives;
   GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
   GEVO_RETURN_IF_ERROR(checkSettings(config));
-  GEVO_ASSIGN_OR_RETURN(bench,
-                        Workbench::create(spec, workbenchOptions(config)));
+  GEVO_ASSIGN_OR_RETURN(bench, Workbench::create(spec, config.workbench));
   bench->setRemote(remote);
-  config.workers = bench->workers();
+  config.workbench.workers = bench->workers();
   GEVO_RETURN_IF_ERROR(dir.create());
   bool hasRun = dir.hasCheckpoint();
   if (hasRun && !resume)
@@ -108,9 +108,9 @@ absl::Status SearchRun::prepare(bool resume) {
   if (!config.importCache.empty())
     GEVO_RETURN_IF_ERROR(bench->cache().import(config.importCache));
   MutationOptions mutation;
-  mutation.kinds = config.operators;
-  mutation.functions = config.functions;
-  mutation.opPrefixes = config.opPrefixes;
+  mutation.kinds = config.mutation.operators;
+  mutation.functions = config.mutation.functions;
+  mutation.opPrefixes = config.mutation.opPrefixes;
   variation = std::make_unique<Variation>(bench->variantContext(), mutation);
   rng.seed(config.seed);
   std::vector<double> bounds;
@@ -118,8 +118,8 @@ absl::Status SearchRun::prepare(bool resume) {
     bounds.push_back(name == "error"
                          ? bench->baseline().error() + config.maxErrorIncrease
                          : std::numeric_limits<double>::infinity());
-  AlgorithmContext context{algorithmSettings(config), *variation, objectives,
-                           rng, bounds};
+  AlgorithmContext context{config.algorithm, *variation, objectives, rng,
+                           bounds};
   probe = std::make_unique<VariantProbe>(*bench, spec.entry);
   context.isNew = [this](const std::vector<Edit> &edits) {
     return probe->isNew(edits);
@@ -134,7 +134,7 @@ absl::Status SearchRun::prepare(bool resume) {
         all.push_back(&individual);
     return all;
   };
-  algorithm = makeAlgorithm(config, context);
+  algorithm = makeAlgorithm(context);
   if (resume) {
     GEVO_ASSIGN_OR_RETURN(std::string text, dir.readCheckpoint());
     GEVO_ASSIGN_OR_RETURN(state,
@@ -267,7 +267,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"workload", spec.name},
       {"module", spec.modulePath},
       {"objectives", llvm::json::Array(objectives)},
-      {"workers", config.workers},
+      {"workers", config.workbench.workers},
       {"timeout_s", bench ? bench->timeoutSeconds() : 0.0},
       {"generations_done", state.generation},
       {"evaluations", evaluator ? evaluator->counts.evaluations : 0},

@@ -16,41 +16,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "gevo/search/individual.h"
+#include "gevo/eval/measurement.h"
 #include "gevo/search/search_config.h"
+#include "gevo/search/search_result.h"
 #include "gevo/workbench/remote_runner.h"
-#include "gevo/workbench/workbench.h"
 
 namespace gevo {
-
-struct FrontMember {
-  Individual individual;
-  /// Interleaved with the unmodified program, test split scored.
-  Measurement remeasured;
-  std::string patchPath;
-  bool dominatesBaseline = false;
-};
-
-struct SearchResult {
-  SearchConfig config;
-  std::string workloadName;
-  /// "tosa" when the workload's module was legalised from TOSA (its patches
-  /// say `source tosa`); empty for a module written in linalg.
-  std::string source;
-  std::string modulePath;
-  std::vector<std::string> objectives;
-  Measurement baseline;           // as the search measured it
-  Measurement baselineRemeasured; // interleaved with itself, test scored
-  /// Run-time ratios within 1 ± this count as equal.
-  double runtimeNoise = 0.02;
-  std::vector<FrontMember> front;
-  EvaluationCounts counts;
-  int generationsDone = 0;
-  double searchSeconds = 0;
-  double hypervolume = 0;
-  /// Index into `front` of the patch to try first, or -1.
-  int best = -1;
-};
 
 /// Runs (or, with `resume`, continues) a search. Progress goes to
 /// `progress` (null: none). With `remote`, variants are measured there
@@ -60,9 +31,6 @@ struct SearchResult {
 absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
                                        std::FILE *progress,
                                        RemoteRunner *remote = nullptr);
-
-/// The workbench a search measures on: its evaluation options and limits.
-WorkbenchOptions workbenchOptions(const SearchConfig &config);
 
 /// The config a run directory was started with (its run.json).
 absl::StatusOr<SearchConfig> loadRunConfig(const std::string &dir);

@@ -1,9 +1,14 @@
-//===- search_config.h - Everything a search run is told, and its JSON ----===//
+//===- search_config.h - Everything a search run is told ------------------===//
 //
-// The settings of one run: workload, objectives, algorithm and its rates,
-// budget, evaluation limits and the mutation filters. Written to run.json so
-// that --resume continues the run with the settings it started with.
-// No MLIR here.
+// The settings of one run as one nested struct, each field with its one
+// default (the one //gevo:search ships): the run's own (workload,
+// objectives, budget, seed, the front's re-measurement), the algorithm's
+// (AlgorithmSettings, algorithm.h), the mutation filters, and the
+// workbench's (WorkbenchOptions: evaluation settings, workers, limits).
+// searchSettings() is its table (search_settings.cc): per field the flag,
+// the key in run.json and the help, from which the flags, --help and the
+// JSON reader and writer are made. Adding a setting touches the struct, the
+// table and docs/search.md. No MLIR here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_SEARCH_CONFIG_H
@@ -14,51 +19,40 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "gevo/eval/evaluator.h"
 #include "gevo/ir/edit.h"
-
-namespace llvm::json {
-class Value;
-} // namespace llvm::json
+#include "gevo/search/algorithm_settings.h"
+#include "gevo/support/settings_table.h"
+#include "gevo/support/value_codecs.h"
+#include "gevo/workbench/workbench_options.h"
 
 namespace gevo {
 
-enum class Algorithm { Nsga2, Random };
+/// Which edits mutation may make, and where.
+struct MutationFilters {
+  std::vector<EditKind> operators = {std::begin(kAllEditKinds),
+                                     std::end(kAllEditKinds)};
+  /// Empty: every function.
+  std::vector<std::string> functions;
+  /// Ops whose name starts with one of these; empty: every op.
+  std::vector<std::string> opPrefixes;
+};
 
 struct SearchConfig {
+  /// Empty: the embedded digits MLP training workload (//gevo:search).
   std::string workloadPath;
   std::string outDir;
   /// Empty: the workload's objectives.
   std::vector<std::string> objectives;
-  Algorithm algorithm = Algorithm::Nsga2;
-  int population = 16;
   /// Generations after the initial population (each evaluates `population`
   /// new variants; random search evaluates as many per generation).
   int generations = 1000;
   /// Wall-clock budget for the search (not the final re-measurement); 0:
   /// none.
-  double budgetSeconds = 120;
-  double crossoverRate = 0.8;
-  double mutationRate = 0.9;
-  /// Of mutations, how many remove an edit instead of adding one.
-  double removeRate = 0.2;
-  /// Of mutations, how many move a shrink or constant edit already in the
-  /// list to a neighbouring selection or value (Variation::retune). Off by
-  /// default: 0.3 made no difference beyond noise on the validation seeds
-  /// (bench-results/search_vs_random_retune03.json).
-  double retuneRate = 0;
-  /// Of each generation's children, how many are fresh random lists (as
-  /// random search draws them) instead of bred from parents: immigrants
-  /// that keep exploring while the rest exploit the front.
-  double immigrantRate = 0.25;
+  double budgetSeconds = 90;
+  uint64_t seed = 1;
   /// NSGA-II ranks a variant whose error exceeds the unmodified program's by
   /// more than this behind the others (a broken extreme).
   double maxErrorIncrease = 0.25;
-  /// NSGA-II breeds this many candidates per child slot and a surrogate
-  /// fitted on the run's measurements picks the one to run; 1: no
-  /// pre-screen. The default, 3, was chosen with search_vs_random's fair
-  /// measure on seeds 1-5 and checked on seeds 6-10 (BENCHMARKS.md §2).
-  int screen = 3;
   /// > 0: every search-time evaluation runs the variant this many times
   /// interleaved with the unmodified program in the same child, and the
   /// `runtime` objective is the median per-pair ratio times the unmodified
@@ -69,29 +63,6 @@ struct SearchConfig {
   /// The default, 5 (with pruneSeeds), was chosen on seeds 1-5 of prediction
   /// and checked on seeds 11-15 of both workloads (BENCHMARKS.md §2).
   int pairedRuns = 5;
-  /// NSGA-II's generation 0 starts with magnitude pruning: one shrink per
-  /// prunable dimension keeping the heaviest three quarters of its units
-  /// (pruningSeeds() in gevo/ir/mutation.h), at most half the population.
-  bool pruneSeeds = true;
-  /// NSGA-II's generation 0 starts with the learning rate doubled and halved
-  /// where the module trains by gradient descent (learningRateSeeds() in
-  /// gevo/ir/mutation.h), before the pruning seeds. Chosen on seeds 1-5 of
-  /// training (bench-results/search_vs_random_rate_train.json), checked on
-  /// seeds 16-20 of both workloads (BENCHMARKS.md §2).
-  bool rateSeeds = true;
-  /// Initial lists hold 1..initialEdits edits; random search draws lists of
-  /// 1..maxRandomEdits.
-  int initialEdits = 4;
-  int maxRandomEdits = 4;
-  uint64_t seed = 1;
-  int workers = 0;           // 0: one per core
-  double timeoutSeconds = 0; // 0: derived from the unmodified program
-  int64_t memoryBytes = int64_t(4) << 30;
-  std::vector<EditKind> operators = {std::begin(kAllEditKinds),
-                                     std::end(kAllEditKinds)};
-  std::vector<std::string> functions;
-  std::vector<std::string> opPrefixes;
-  EvaluationOptions evaluation;
   /// Noise control: interleaved runs per front member when reporting.
   int frontRepeats = 10;
   /// ... in this many separate children each (their median ratio counts).
@@ -100,24 +71,32 @@ struct SearchConfig {
   int frontLimit = 24;
   /// Another run's cache.jsonl to start from.
   std::string importCache;
+  /// Population, rates, pre-screen, seeds; and which algorithm.
+  AlgorithmSettings algorithm;
+  MutationFilters mutation;
+  /// Evaluation settings, workers, time and memory limits.
+  WorkbenchOptions workbench;
 };
 
-const char *toString(Algorithm algorithm);
+/// One row per search setting: the run's, the algorithm's, the mutation
+/// filters' and the workbench's (workbenchSettings()).
+const SettingsTable<SearchConfig> &searchSettings();
 
-/// "30m", "90s", "2h", "1h30m", "45" (seconds).
-absl::StatusOr<double> parseDuration(const std::string &text);
-/// "4G", "512M", "64K", "1024" (bytes; KB, MB, GB and B too); false when
-/// malformed.
-bool parseByteSize(const std::string &text, int64_t &bytes);
+const char *toString(Algorithm algorithm);
 
 /// Whether the algorithm's settings are in range (population of two or more,
 /// a screen of one or more, rates in [0, 1]); the error names the flag.
 absl::Status checkSettings(const SearchConfig &config);
 
+/// The config as run.json's "config" object.
 llvm::json::Value toJson(const SearchConfig &config);
-/// `source` names the file in errors.
+/// Reads what toJson wrote; a key that is absent keeps its default.
+/// `source` names the file in errors; given the file's `text`, an error in
+/// a value says where it is (source:line:column; the config is the file's
+/// "config" member).
 absl::StatusOr<SearchConfig> configFromJson(const llvm::json::Value &value,
-                                            const std::string &source);
+                                            const std::string &source,
+                                            const std::string &text = "");
 
 } // namespace gevo
 

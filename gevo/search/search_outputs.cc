@@ -41,98 +41,99 @@ bool dominatesBaseline(const Measurement &m, const Measurement &base,
   return better;
 }
 
-} // namespace
-
-absl::Status
-writeFrontFiles(SearchResult &result, const std::string &modelKey,
-                const std::map<EditKind, OperatorStats> &operators) {
-  const SearchConfig &config = result.config;
-  RunDirectory dir(config.outDir);
-  const OperatorStats none;
-  llvm::json::Array members;
-  double bestError = std::numeric_limits<double>::infinity();
-  for (size_t k = 0; k < result.front.size(); ++k) {
-    FrontMember &member = result.front[k];
-    const Measurement &search = member.individual.measurement;
-    const Measurement &again = member.remeasured;
-    member.dominatesBaseline =
-        again.ok() && dominatesBaseline(again, result.baselineRemeasured,
-                                        result.objectives, result.runtimeNoise);
-    member.patchPath = RunDirectory::frontPatchName(k);
-    Patch patch;
-    patch.model = modelKey;
-    patch.source = result.source;
-    auto add = [&](const std::string &key, double value, const char *format) {
-      patch.metadata.push_back({key, absl::StrFormat(format, value)});
-    };
-    for (const std::string &name : result.objectives)
-      add(name, objectiveValue(search, name), "%.6g");
-    add("validation_accuracy", search.validation.accuracy(), "%.4f");
-    if (again.ok()) {
-      add("runtime_ratio", again.runtimeRatio, "%.4f");
-      add("test_accuracy", again.test.accuracy(), "%.4f");
-    } else {
-      patch.metadata.push_back({"remeasured", toString(again.outcome)});
-    }
-    patch.metadata.push_back(
-        {"generation", std::to_string(member.individual.generation)});
-    patch.addComment(absl::StrFormat(
-        " front member %d of %d from %s on %s (%s, seed %d)", k + 1,
-        result.front.size(), toString(config.algorithm), result.workloadName,
-        absl::StrJoin(result.objectives, "/"), config.seed));
-    if (again.ok())
-      patch.addComment(absl::StrFormat(
-          " re-measured: run time x%.3f of the unmodified program (%d "
-          "interleaved pairs), validation %.4f (unmodified %.4f), test %.4f%s",
-          again.runtimeRatio, again.runMs.size(), again.validation.accuracy(),
-          result.baselineRemeasured.validation.accuracy(),
-          again.test.accuracy(),
-          member.dominatesBaseline ? "; dominates the unmodified program"
-                                   : ""));
-    for (const Edit &edit : member.individual.edits)
-      patch.addEdit(edit);
-    GEVO_RETURN_IF_ERROR(dir.writeFrontPatch(member.patchPath, patch));
-    if (again.ok()) {
-      double error = again.error();
-      bool preferred = result.best < 0 ||
-                       (member.dominatesBaseline &&
-                        !result.front[result.best].dominatesBaseline) ||
-                       (member.dominatesBaseline ==
-                            result.front[result.best].dominatesBaseline &&
-                        error < bestError);
-      if (preferred) {
-        result.best = static_cast<int>(k);
-        bestError = error;
-      }
-    }
-    llvm::json::Object entry{
-        {"patch", member.patchPath},
-        {"edits", static_cast<int64_t>(member.individual.edits.size())},
-        {"kinds", kindsOf(member.individual.edits)},
-        {"key", member.individual.key},
-        {"generation", member.individual.generation},
-        {"dominates_baseline", member.dominatesBaseline},
-    };
-    llvm::json::Object objectiveValues;
-    for (const std::string &name : result.objectives)
-      objectiveValues[name] = objectiveValue(search, name);
-    entry["objectives"] = std::move(objectiveValues);
-    entry["search"] = measurementJson(search);
-    llvm::json::Object remeasured{
-        {"outcome", toString(again.outcome)},
-        {"runtime_ratio", again.runtimeRatio},
-        {"median_run_ms", again.medianRunMs},
-        {"baseline_median_run_ms", again.baselineMedianRunMs},
-        {"validation_accuracy", again.validation.accuracy()},
-        {"test_accuracy", again.test.accuracy()},
-        {"detail", again.detail},
-    };
-    entry["remeasured"] = std::move(remeasured);
-    members.push_back(std::move(entry));
+/// front/NN.gevo of member `k`: its edits, objectives as metadata, and
+/// comments saying where it came from and how it re-measured.
+Patch frontPatch(const SearchResult &result, size_t k,
+                 const std::string &modelKey) {
+  const FrontMember &member = result.front[k];
+  const Measurement &search = member.individual.measurement;
+  const Measurement &again = member.remeasured;
+  Patch patch;
+  patch.model = modelKey;
+  patch.source = result.source;
+  auto add = [&](const std::string &key, double value, const char *format) {
+    patch.metadata.push_back({key, absl::StrFormat(format, value)});
+  };
+  for (const std::string &name : result.objectives)
+    add(name, objectiveValue(search, name), "%.6g");
+  add("validation_accuracy", search.validation.accuracy(), "%.4f");
+  if (again.ok()) {
+    add("runtime_ratio", again.runtimeRatio, "%.4f");
+    add("test_accuracy", again.test.accuracy(), "%.4f");
+  } else {
+    patch.metadata.push_back({"remeasured", toString(again.outcome)});
   }
-  llvm::json::Object frontJson{
+  patch.metadata.push_back(
+      {"generation", std::to_string(member.individual.generation)});
+  patch.addComment(absl::StrFormat(
+      " front member %d of %d from %s on %s (%s, seed %d)", k + 1,
+      result.front.size(), toString(result.config.algorithm.kind),
+      result.workloadName, absl::StrJoin(result.objectives, "/"),
+      result.config.seed));
+  if (again.ok())
+    patch.addComment(absl::StrFormat(
+        " re-measured: run time x%.3f of the unmodified program (%d "
+        "interleaved pairs), validation %.4f (unmodified %.4f), test %.4f%s",
+        again.runtimeRatio, again.runMs.size(), again.validation.accuracy(),
+        result.baselineRemeasured.validation.accuracy(), again.test.accuracy(),
+        member.dominatesBaseline ? "; dominates the unmodified program" : ""));
+  for (const Edit &edit : member.individual.edits)
+    patch.addEdit(edit);
+  return patch;
+}
+
+/// Whether member `k` is preferred to `result.best` so far (with its
+/// re-measured error `bestError`): one that dominates the unmodified program
+/// first, then the lowest error.
+bool preferred(const SearchResult &result, size_t k, double bestError) {
+  const FrontMember &member = result.front[k];
+  if (!member.remeasured.ok())
+    return false;
+  if (result.best < 0)
+    return true;
+  const FrontMember &best = result.front[result.best];
+  return (member.dominatesBaseline && !best.dominatesBaseline) ||
+         (member.dominatesBaseline == best.dominatesBaseline &&
+          member.remeasured.error() < bestError);
+}
+
+/// front.json's entry for one member.
+llvm::json::Object frontEntry(const SearchResult &result,
+                              const FrontMember &member) {
+  const Measurement &search = member.individual.measurement;
+  const Measurement &again = member.remeasured;
+  llvm::json::Object entry{
+      {"patch", member.patchPath},
+      {"edits", static_cast<int64_t>(member.individual.edits.size())},
+      {"kinds", kindsOf(member.individual.edits)},
+      {"key", member.individual.key},
+      {"generation", member.individual.generation},
+      {"dominates_baseline", member.dominatesBaseline},
+  };
+  llvm::json::Object objectiveValues;
+  for (const std::string &name : result.objectives)
+    objectiveValues[name] = objectiveValue(search, name);
+  entry["objectives"] = std::move(objectiveValues);
+  entry["search"] = measurementJson(search);
+  entry["remeasured"] = llvm::json::Object{
+      {"outcome", toString(again.outcome)},
+      {"runtime_ratio", again.runtimeRatio},
+      {"median_run_ms", again.medianRunMs},
+      {"baseline_median_run_ms", again.baselineMedianRunMs},
+      {"validation_accuracy", again.validation.accuracy()},
+      {"test_accuracy", again.test.accuracy()},
+      {"detail", again.detail},
+  };
+  return entry;
+}
+
+/// front.json: the run, the unmodified program, the best patch and the
+/// members.
+llvm::json::Object frontJson(const SearchResult &result,
+                             llvm::json::Array members) {
+  return llvm::json::Object{
       {"workload", result.workloadName},
-      {"algorithm", toString(config.algorithm)},
+      {"algorithm", toString(result.config.algorithm.kind)},
       {"objectives", llvm::json::Array(result.objectives)},
       {"hypervolume", result.hypervolume},
       {"runtime_noise", result.runtimeNoise},
@@ -149,9 +150,13 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
                    : llvm::json::Value(result.front[result.best].patchPath)},
       {"members", std::move(members)},
   };
-  GEVO_RETURN_IF_ERROR(dir.writeFront(std::move(frontJson)));
+}
 
-  // operators.csv
+/// operators.csv: per operator, variants, how they ended, and its edits in
+/// the front.
+std::string operatorsCsv(const SearchResult &result,
+                         const std::map<EditKind, OperatorStats> &operators) {
+  const OperatorStats none;
   std::map<EditKind, int64_t> inFront;
   for (const FrontMember &member : result.front)
     for (const Edit &edit : member.individual.edits)
@@ -174,21 +179,45 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
       }
     absl::StrAppend(&csv, ",", inFront[kind], "\n");
   }
-  return dir.writeOperators(csv);
+  return csv;
 }
 
-std::string summarize(const SearchResult &r) {
-  std::string text;
+/// One line of the summary per front member.
+std::string memberLine(const SearchResult &r, const FrontMember &m) {
+  const Measurement &again = m.remeasured;
+  if (!again.ok())
+    return absl::StrCat("  ", m.patchPath, "  re-measurement ",
+                        toString(again.outcome), ": ", again.detail, "\n");
+  std::string objectivesText;
+  for (const std::string &name : r.objectives)
+    if (name != "runtime" && name != "error")
+      absl::StrAppend(
+          &objectivesText,
+          absl::StrFormat(
+              "  %s %.4g", name,
+              objectiveValue(again, name) > 0
+                  ? objectiveValue(again, name)
+                  : objectiveValue(m.individual.measurement, name)));
+  return absl::StrFormat(
+      "  %s  run x%.3f  validation %.4f (%+.4f)  test "
+      "%.4f%s  %d edits (%s)%s\n",
+      m.patchPath, again.runtimeRatio, again.validation.accuracy(),
+      again.validation.accuracy() - r.baselineRemeasured.validation.accuracy(),
+      again.test.accuracy(), objectivesText, m.individual.edits.size(),
+      kindsOf(m.individual.edits), m.dominatesBaseline ? "  dominates" : "");
+}
+
+/// The summary's first lines: counts, failures, the unmodified program.
+std::string runLines(const SearchResult &r) {
   const SearchConfig &c = r.config;
   double rate =
       r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
-  absl::StrAppend(
-      &text,
-      absl::StrFormat("%s on %s: %d generations of %d, %d evaluations "
-                      "(%d cache hits) in %.0f s (%.1f/s), %d workers\n",
-                      toString(c.algorithm), r.workloadName, r.generationsDone,
-                      c.population, r.counts.evaluations, r.counts.cacheHits,
-                      r.searchSeconds, rate, c.workers));
+  std::string text = absl::StrFormat(
+      "%s on %s: %d generations of %d, %d evaluations "
+      "(%d cache hits) in %.0f s (%.1f/s), %d workers\n",
+      toString(c.algorithm.kind), r.workloadName, r.generationsDone,
+      c.algorithm.population, r.counts.evaluations, r.counts.cacheHits,
+      r.searchSeconds, rate, c.workbench.workers);
   std::string failures;
   for (const auto &[outcome, count] : r.counts.outcomes)
     if (outcome != Outcome::Ok && count > 0)
@@ -200,6 +229,39 @@ std::string summarize(const SearchResult &r) {
       absl::StrFormat("unmodified: run %.2f ms, validation %.4f, test %.4f\n",
                       r.baseline.medianRunMs, r.baseline.validation.accuracy(),
                       r.baselineRemeasured.test.accuracy()));
+  return text;
+}
+
+} // namespace
+
+absl::Status
+writeFrontFiles(SearchResult &result, const std::string &modelKey,
+                const std::map<EditKind, OperatorStats> &operators) {
+  RunDirectory dir(result.config.outDir);
+  llvm::json::Array members;
+  double bestError = std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < result.front.size(); ++k) {
+    FrontMember &member = result.front[k];
+    const Measurement &again = member.remeasured;
+    member.dominatesBaseline =
+        again.ok() && dominatesBaseline(again, result.baselineRemeasured,
+                                        result.objectives, result.runtimeNoise);
+    member.patchPath = RunDirectory::frontPatchName(k);
+    GEVO_RETURN_IF_ERROR(
+        dir.writeFrontPatch(member.patchPath, frontPatch(result, k, modelKey)));
+    if (preferred(result, k, bestError)) {
+      result.best = static_cast<int>(k);
+      bestError = again.error();
+    }
+    members.push_back(frontEntry(result, member));
+  }
+  GEVO_RETURN_IF_ERROR(dir.writeFront(frontJson(result, std::move(members))));
+  return dir.writeOperators(operatorsCsv(result, operators));
+}
+
+std::string summarize(const SearchResult &r) {
+  const SearchConfig &c = r.config;
+  std::string text = runLines(r);
   absl::StrAppend(
       &text,
       absl::StrFormat("front: %d variants (hypervolume %.4f), re-measured "
@@ -207,35 +269,9 @@ std::string summarize(const SearchResult &r) {
                       "ratios within 1 +- %.3f count as equal\n",
                       r.front.size(), r.hypervolume, r.runtimeNoise));
   int dominating = 0;
-  for (size_t k = 0; k < r.front.size(); ++k) {
-    const FrontMember &m = r.front[k];
-    const Measurement &again = m.remeasured;
-    if (!again.ok()) {
-      absl::StrAppend(&text, "  ", m.patchPath, "  re-measurement ",
-                      toString(again.outcome), ": ", again.detail, "\n");
-      continue;
-    }
-    dominating += m.dominatesBaseline;
-    std::string objectivesText;
-    for (const std::string &name : r.objectives)
-      if (name != "runtime" && name != "error")
-        absl::StrAppend(
-            &objectivesText,
-            absl::StrFormat(
-                "  %s %.4g", name,
-                objectiveValue(again, name) > 0
-                    ? objectiveValue(again, name)
-                    : objectiveValue(m.individual.measurement, name)));
-    absl::StrAppend(
-        &text, absl::StrFormat(
-                   "  %s  run x%.3f  validation %.4f (%+.4f)  test "
-                   "%.4f%s  %d edits (%s)%s\n",
-                   m.patchPath, again.runtimeRatio, again.validation.accuracy(),
-                   again.validation.accuracy() -
-                       r.baselineRemeasured.validation.accuracy(),
-                   again.test.accuracy(), objectivesText,
-                   m.individual.edits.size(), kindsOf(m.individual.edits),
-                   m.dominatesBaseline ? "  dominates" : ""));
+  for (const FrontMember &m : r.front) {
+    dominating += m.remeasured.ok() && m.dominatesBaseline;
+    absl::StrAppend(&text, memberLine(r, m));
   }
   if (dominating > 0)
     absl::StrAppend(&text,

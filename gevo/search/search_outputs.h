@@ -15,7 +15,7 @@
 #include "absl/status/status.h"
 #include "gevo/search/algorithm.h"
 #include "gevo/search/checkpoint.h"
-#include "gevo/search/search.h"
+#include "gevo/search/search_result.h"
 
 namespace gevo {
 

@@ -41,14 +41,14 @@ SearchConfig smallConfig(const std::string &out, int workers, int generations) {
   c.workloadPath = findRunfile("testdata/digits_mlp_predict");
   c.outDir = out;
   c.objectives = {"static_cost", "error"};
-  c.population = 6;
+  c.algorithm.population = 6;
   c.generations = generations;
   c.budgetSeconds = 0;
   c.seed = 11;
-  c.workers = workers;
-  c.timeoutSeconds = 20;
-  c.evaluation.warmup = 0;
-  c.evaluation.repeats = 1;
+  c.workbench.workers = workers;
+  c.workbench.timeoutSeconds = 20;
+  c.workbench.evaluation.warmup = 0;
+  c.workbench.evaluation.repeats = 1;
   c.frontRepeats = 1;
   c.frontChildren = 1;
   c.frontLimit = 50;
@@ -126,7 +126,7 @@ TEST(SearchTest, SameFrontWithOneOrTwoWorkersAndAfterResume) {
 // one did, and surrogate.csv has a row per bred generation.
 TEST(SearchTest, PreScreenedRunResumesToTheSameFront) {
   SearchConfig whole = smallConfig(scratch("screened"), 2, 3);
-  whole.screen = 3;
+  whole.algorithm.screen = 3;
   absl::StatusOr<SearchResult> uninterrupted = runSearch(whole, false, nullptr);
   ASSERT_TRUE(uninterrupted.ok()) << uninterrupted.status();
   std::ifstream csv(whole.outDir + "/surrogate.csv");
@@ -137,11 +137,11 @@ TEST(SearchTest, PreScreenedRunResumesToTheSameFront) {
   EXPECT_EQ(rows, 3);
 
   SearchConfig part = smallConfig(scratch("screened_resumed"), 2, 1);
-  part.screen = 3;
+  part.algorithm.screen = 3;
   ASSERT_TRUE(runSearch(part, false, nullptr).ok());
   absl::StatusOr<SearchConfig> config = loadRunConfig(part.outDir);
   ASSERT_TRUE(config.ok()) << config.status();
-  EXPECT_EQ(config->screen, 3);
+  EXPECT_EQ(config->algorithm.screen, 3);
   config->generations = 3;
   absl::StatusOr<SearchResult> resumed = runSearch(*config, true, nullptr);
   ASSERT_TRUE(resumed.ok()) << resumed.status();
@@ -188,11 +188,11 @@ TEST(SearchTest, PairedRunsTimeEachVariantBesideTheUnmodifiedProgram) {
 
 TEST(SearchTest, PruneSeedsStartGenerationZeroWithOneShrinkPerLayer) {
   SearchConfig config = smallConfig(scratch("pruned"), 2, 0);
-  config.pruneSeeds = true;
+  config.algorithm.pruneSeeds = true;
   ASSERT_TRUE(runSearch(config, false, nullptr).ok());
   absl::StatusOr<SearchConfig> reloaded = loadRunConfig(config.outDir);
   ASSERT_TRUE(reloaded.ok()) << reloaded.status();
-  EXPECT_TRUE(reloaded->pruneSeeds);
+  EXPECT_TRUE(reloaded->algorithm.pruneSeeds);
   // The model's two hidden layers (256 and 128 units) each give a
   // single-shrink list, distinct variants, ahead of the random ones.
   CsvTable history = RunDirectory(config.outDir).readHistory();
@@ -210,13 +210,13 @@ TEST(SearchTest, PruneSeedsStartGenerationZeroWithOneShrinkPerLayer) {
 TEST(SearchTest, RateSeedsStartATrainingSearchWithTheRateDoubledAndHalved) {
   SearchConfig config = smallConfig(scratch("rates"), 2, 0);
   config.workloadPath = findRunfile("testdata/digits_mlp_train");
-  config.rateSeeds = true;
-  config.pruneSeeds = false;
+  config.algorithm.rateSeeds = true;
+  config.algorithm.pruneSeeds = false;
   absl::StatusOr<SearchResult> result = runSearch(config, false, nullptr);
   ASSERT_TRUE(result.ok()) << result.status();
   absl::StatusOr<SearchConfig> reloaded = loadRunConfig(config.outDir);
   ASSERT_TRUE(reloaded.ok()) << reloaded.status();
-  EXPECT_TRUE(reloaded->rateSeeds);
+  EXPECT_TRUE(reloaded->algorithm.rateSeeds);
   // The SGD loop's one learning rate (0.01), doubled and halved, leads
   // generation 0; the doubled rate trains a better model in the same
   // five epochs.

@@ -145,6 +145,8 @@ int crashedChildren(int screen, uint64_t seed, double *costRho = nullptr) {
   std::mt19937_64 rng(seed);
   std::vector<std::string> objectives = {"static_cost", "error"};
   AlgorithmSettings settings;
+  settings.rateSeeds = false; // no seeds
+  settings.pruneSeeds = false;
   settings.population = 12;
   settings.screen = screen;
   std::vector<Individual> all;

@@ -32,23 +32,9 @@
 #include "gevo/workbench/fitness_cache.h"
 #include "gevo/workbench/remote_runner.h"
 #include "gevo/workbench/variant_context.h"
+#include "gevo/workbench/workbench_options.h"
 
 namespace gevo {
-
-struct WorkbenchOptions {
-  EvaluationOptions evaluation;
-  /// Variants evaluated at once; <= 0: one per core (on the GPU target: 1).
-  int workers = 0;
-  /// Time limit per plain evaluation; <= 0: derived from the unmodified
-  /// program once measured (5x its compile and run time, at least 2 s).
-  double timeoutSeconds = 0;
-  /// Address-space limit of a child beyond the parent's; not applied on the
-  /// GPU target (the CUDA driver reserves far more than it maps).
-  int64_t memoryBytes = int64_t(4) << 30;
-  /// Variants built in one context before it is replaced by a fresh one
-  /// (variant_context.h); <= 0: never.
-  int64_t recycleContextEvery = 256;
-};
 
 /// How one batch of edit lists is measured.
 struct BatchRequest {

@@ -1,0 +1,254 @@
+//===- search_settings.cc - The search settings' table --------------------===//
+//
+// Every search setting's flag, run.json key and help, in one table per part
+// of SearchConfig. //gevo:search and the benchmarks make their flags from
+// it (settings_flags.h), run.json is written and read with it
+// (search_config.cc), and docs/search.md lists it. A new setting is a field
+// (with its default) in search_config.h or algorithm.h, a row here, and a
+// line in docs/search.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/search/search_config.h"
+
+namespace gevo {
+namespace {
+
+/// nsga2 or random.
+struct AlgorithmCodec {
+  static constexpr bool kIsBool = false;
+  const char *name = "name";
+  absl::Status parse(llvm::StringRef text, Algorithm &out) const {
+    if (text != "nsga2" && text != "random")
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected nsga2 or random, got '", text.str(), "'"));
+    out = text == "nsga2" ? Algorithm::Nsga2 : Algorithm::Random;
+    return absl::OkStatus();
+  }
+  std::string show(const Algorithm &value) const { return toString(value); }
+  llvm::json::Value write(const Algorithm &value) const {
+    return toString(value);
+  }
+  absl::Status read(const llvm::json::Value &value, Algorithm &out) const {
+    std::string text = value.getAsString().value_or("").str();
+    if (!parse(text, out).ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown algorithm '", text, "'"));
+    return absl::OkStatus();
+  }
+};
+
+/// Mutation operators by name: "delete,copy" on the command line, an array
+/// of names in JSON.
+struct EditKindsCodec {
+  static constexpr bool kIsBool = false;
+  const char *name = "list";
+  absl::Status parse(llvm::StringRef text, std::vector<EditKind> &out) const {
+    absl::StatusOr<std::vector<EditKind>> kinds = parseEditKinds(text.str());
+    if (!kinds.ok())
+      return kinds.status();
+    out = *kinds;
+    return absl::OkStatus();
+  }
+  std::string show(const std::vector<EditKind> &value) const {
+    return absl::StrJoin(value, ",", [](std::string *out, EditKind kind) {
+      out->append(toString(kind));
+    });
+  }
+  llvm::json::Value write(const std::vector<EditKind> &value) const {
+    llvm::json::Array names;
+    for (EditKind kind : value)
+      names.push_back(toString(kind));
+    return names;
+  }
+  absl::Status read(const llvm::json::Value &value,
+                    std::vector<EditKind> &out) const {
+    std::vector<std::string> names;
+    if (absl::Status read = ListCodec().read(value, names); !read.ok())
+      return read;
+    out.clear();
+    for (const std::string &name : names) {
+      std::optional<EditKind> kind = parseEditKind(name);
+      if (!kind)
+        return absl::InvalidArgumentError(
+            absl::StrCat("unknown operator '", name, "'"));
+      out.push_back(*kind);
+    }
+    return absl::OkStatus();
+  }
+};
+
+/// --dialects: appended to the op prefixes as "dialect." (after --ops).
+Setting<MutationFilters> dialectsFlag() {
+  Setting<MutationFilters> row;
+  row.doc = {"dialects", "",
+             "Only target ops of these dialects (comma-separated, e.g. "
+             "'arith,linalg'); combined with --ops, an op matching either is "
+             "a target"};
+  row.valueName = "list";
+  row.parse = [](llvm::StringRef text, MutationFilters &filters) {
+    std::vector<std::string> dialects;
+    absl::Status parsed = ListCodec().parse(text, dialects);
+    for (const std::string &dialect : dialects)
+      filters.opPrefixes.push_back(dialect + ".");
+    return parsed;
+  };
+  row.show = [](const MutationFilters &) { return std::string(); };
+  return row;
+}
+
+SettingsTable<AlgorithmSettings> algorithmRows() {
+  using A = AlgorithmSettings;
+  return {
+      setting(&A::kind,
+              {"algorithm", "algorithm",
+               "nsga2, or random: random edit lists with the same evaluation "
+               "budget, the baseline a search must beat"},
+              AlgorithmCodec()),
+      setting(&A::population,
+              {"population", "population", "Individuals per generation"}),
+      setting(&A::crossoverRate, {"crossover-rate", "crossover_rate",
+                                  "Chance a pair of parents is crossed"}),
+      setting(&A::mutationRate,
+              {"mutation-rate", "mutation_rate", "Chance a child is mutated"}),
+      setting(&A::removeRate,
+              {"remove-rate", "remove_rate",
+               "Chance a mutation removes an edit instead of adding one"}),
+      setting(&A::retuneRate,
+              {"retune-rate", "retune_rate",
+               "Chance a mutation moves a shrink or constant edit in the list "
+               "to a neighbour (a quarter more or fewer kept, another rule, "
+               "x1.25 or /1.25) instead of adding one; 0: off"}),
+      setting(&A::immigrantRate,
+              {"immigrant-rate", "immigrant_rate",
+               "Share of each generation's children drawn at random like "
+               "random search's, instead of bred"}),
+      setting(&A::screen,
+              {"screen", "screen",
+               "NSGA-II breeds this many candidates per child slot; a "
+               "surrogate fitted on the run's own measurements (failure "
+               "rates per edit, nearest measured variant, static cost) picks "
+               "the one to compile and run, and surrogate.csv says how well "
+               "it guessed (1 turns the pre-screen off; BENCHMARKS.md "
+               "section 2 measures it)"}),
+      setting(&A::pruneSeeds,
+              {"prune-seeds", "prune_seeds",
+               "NSGA-II's generation 0 starts with a shrink per prunable "
+               "dimension keeping its heaviest 3/4 of units"}),
+      setting(&A::rateSeeds,
+              {"rate-seeds", "rate_seeds",
+               "Where the module trains by gradient descent, NSGA-II's "
+               "generation 0 also starts with each learning rate doubled and "
+               "halved"}),
+      setting(&A::initialEdits, {"initial-edits", "initial_edits",
+                                 "Initial individuals hold 1..N edits"}),
+      setting(&A::maxRandomEdits, {"max-random-edits", "max_random_edits",
+                                   "Random search draws lists of 1..N edits"}),
+  };
+}
+
+SettingsTable<MutationFilters> mutationRows() {
+  using M = MutationFilters;
+  return {
+      setting(&M::operators,
+              {"operators", "operators",
+               "Comma-separated mutation operators: delete, copy, move, swap, "
+               "replace, operand, constant, shrink",
+               "all"},
+              EditKindsCodec()),
+      setting(&M::functions,
+              {"functions", "functions",
+               "Only mutate ops in these functions (comma-separated)",
+               "every function"}),
+      setting(&M::opPrefixes,
+              {"ops", "op_prefixes",
+               "Only target ops whose name starts with one of these "
+               "(comma-separated, e.g. 'arith.mulf,linalg.matmul')",
+               "every op"}),
+      dialectsFlag(),
+  };
+}
+
+SettingsTable<SearchConfig> runRows() {
+  using C = SearchConfig;
+  return {
+      setting(&C::workloadPath,
+              {"workload", "workload",
+               "Workload to search: a directory holding workload.json, or "
+               "the file itself",
+               "the embedded digits MLP training workload"},
+              PathCodec()),
+      setting(&C::outDir,
+              {"out", "out",
+               "Run directory to write: front/*.gevo, front.json, "
+               "history.csv, run.json, operators.csv, cache.jsonl, "
+               "checkpoint.json",
+               "gevo-runs/<workload>-<time>"},
+              PathCodec{"dir"}),
+      setting(&C::objectives,
+              {"objectives", "objectives",
+               "Comma-separated objectives, all minimised: runtime (median "
+               "run ms), error (1 - validation accuracy), static_cost "
+               "(estimated scalar operations executed; deterministic), "
+               "lowered_ops (LLVM dialect ops after lowering; deterministic)",
+               "the workload's"}),
+      setting(&C::generations,
+              {"generations", "generations",
+               "Generations after the initial population (the budget "
+               "usually ends the run first)",
+               "", /*resumable=*/true}),
+      setting(&C::budgetSeconds,
+              {"budget", "budget_s",
+               "Wall-clock budget for the search, e.g. 90s, 30m, 2h; 0 for "
+               "none. The front is re-measured after it",
+               "", /*resumable=*/true},
+              DurationCodec()),
+      setting(&C::seed, {"seed", "seed", "Random seed"}),
+      setting(&C::maxErrorIncrease,
+              {"max-error-increase", "max_error_increase",
+               "NSGA-II ranks a variant whose validation error exceeds the "
+               "unmodified program's by more than this behind every other, "
+               "so that broken fast variants do not hold the front's ends"}),
+      setting(&C::pairedRuns,
+              {"paired-runs", "paired_runs",
+               "Time each variant N times interleaved with the unmodified "
+               "program in its own child; the runtime objective is then the "
+               "per-pair ratio on the unmodified program's scale, so what "
+               "runs beside a child slows both alike (0: plain timing)"}),
+      setting(&C::frontRepeats,
+              {"front-repeats", "front_repeats",
+               "Noise control: runs of each front variant interleaved with "
+               "the unmodified program when reporting"}),
+      setting(&C::frontChildren,
+              {"front-children", "front_children",
+               "Noise control: separate children each front variant's "
+               "interleaved runs are split over; the median of their ratios "
+               "counts, so one child slow on one side throughout is "
+               "outvoted"}),
+      setting(&C::frontLimit, {"front-limit", "front_limit",
+                               "Most front variants re-measured and written"}),
+      setting(&C::importCache,
+              {"cache", "import_cache",
+               "Start from another run's fitness cache (its cache.jsonl); "
+               "equal variants are not evaluated again"},
+              PathCodec{"file"}),
+  };
+}
+
+} // namespace
+
+const SettingsTable<SearchConfig> &searchSettings() {
+  static const SettingsTable<SearchConfig> table = [] {
+    SettingsTable<SearchConfig> rows = runRows();
+    appendNested(rows, algorithmRows(), &SearchConfig::algorithm);
+    appendNested(rows, mutationRows(), &SearchConfig::mutation);
+    appendNested(rows, workbenchSettings(), &SearchConfig::workbench);
+    return rows;
+  }();
+  return table;
+}
+
+} // namespace gevo
