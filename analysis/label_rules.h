@@ -18,6 +18,7 @@
 #include "analysis/effect_label.h"
 #include "analysis/roles.h"
 #include "gevo/ir/edit.h"
+#include "gevo/ir/mutation_operator.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -52,6 +53,10 @@ struct EditView {
   std::vector<TripChange> tripChanges;
 
   Role roleOf(mlir::Operation *op) const { return roles.roleOf(op); }
+  /// How the edit's operator names it: "delete of arith.mulf".
+  std::string describeEdit() const {
+    return operatorFor(edit.kind).describe(edit);
+  }
 };
 
 // Helpers the rules share (label_values.cc).

@@ -10,7 +10,6 @@
 #include "absl/strings/str_join.h"
 #include "analysis/label_rules.h"
 #include "gevo/ir/apply_edit.h"
-#include "gevo/ir/mutation_operator.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/workbench/build_variant.h"
 #include "mlir/IR/IRMapping.h"
@@ -147,8 +146,7 @@ EffectLabel firstMatch(const EditView &view) {
       return *matched;
   EffectLabel label;
   label.kind = "other";
-  label.summary =
-      absl::StrCat("other: ", operatorFor(view.edit.kind).describe(view.edit));
+  label.summary = absl::StrCat("other: ", view.describeEdit());
   return label;
 }
 

@@ -2,6 +2,8 @@
 
 #include "gevo/ir/apply_edit.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/constant_literal.h"
 #include "gevo/ir/mutation_operator.h"
