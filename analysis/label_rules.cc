@@ -311,8 +311,7 @@ std::optional<EffectLabel> skippedRule(const EditView &view) {
                      view.roleOf(view.target) == Role::Forward
                          ? " in training"
                          : " in prediction"),
-        absl::StrCat(toString(view.edit.kind), " of ",
-                     view.edit.target.opName));
+        view.describeEdit());
   for (const ResolvedRewire &r : view.rewires) {
     if (!r.user || !r.newValue || !r.oldValue)
       continue;
@@ -354,8 +353,7 @@ std::optional<EffectLabel> initialValuesRule(const EditView &view) {
       "initialisation change",
       absl::StrCat("initialisation change: initial parameter values "
                    "computed differently (",
-                   toString(view.edit.kind), " of ", view.edit.target.opName,
-                   ")"),
+                   view.describeEdit(), ")"),
       "every op the edit touches only computes initial parameter values");
 }
 
@@ -377,8 +375,7 @@ std::optional<EffectLabel> deadComputationRule(const EditView &view) {
     return std::nullopt;
   return makeLabel(
       "dead computation removed",
-      absl::StrCat("dead computation removed: ", toString(view.edit.kind),
-                   " of ", view.edit.target.opName,
+      absl::StrCat("dead computation removed: ", view.describeEdit(),
                    " changes no prediction and costs less"),
       "alone it keeps every validation answer");
 }

@@ -1,8 +1,10 @@
 //===- label_rules.h - The effect-label rules and what they look at -------===//
 //
-// Internal to the labeller: the resolved view of one edit (the module as the
-// edits before it left it, the ops and values the edit names, their roles)
-// and the rules, one function each, in the order they are tried.
+// Internal to the labeller (labels.h): the resolved view of one edit (the
+// module as the edits before it left it, the ops and values the edit names,
+// their roles), the helpers the rules share (label_values.cc), and the rules,
+// one function each (in *_rules.cc), registered once in GEVO_LABEL_RULES in the
+// order they are tried. Adding a rule: its function, and its line there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ANALYSIS_LABEL_RULES_H
@@ -13,9 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/labels.h"
+#include "analysis/effect_label.h"
 #include "analysis/roles.h"
-#include "gevo/ir/op_address.h"
+#include "gevo/ir/edit.h"
+#include "gevo/ir/mutation_operator.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
@@ -49,6 +53,10 @@ struct EditView {
   std::vector<TripChange> tripChanges;
 
   Role roleOf(mlir::Operation *op) const { return roles.roleOf(op); }
+  /// How the edit's operator names it: "delete of arith.mulf".
+  std::string describeEdit() const {
+    return operatorFor(edit.kind).describe(edit);
+  }
 };
 
 // Helpers the rules share (label_values.cc).
@@ -80,28 +88,33 @@ std::string loopName(mlir::Operation *loop, const RoleMap &roles);
 
 using LabelRule = std::optional<EffectLabel> (*)(const EditView &);
 
-// In the order they are tried (shrink_rules.cc, update_rules.cc,
-// label_rules.cc).
-std::optional<EffectLabel> learningRateRule(const EditView &view);
-std::optional<EffectLabel> initializationRule(const EditView &view);
-std::optional<EffectLabel> parameterResetRule(const EditView &view);
-std::optional<EffectLabel> scheduleRule(const EditView &view);
-std::optional<EffectLabel> precisionRule(const EditView &view);
-std::optional<EffectLabel> pruningRule(const EditView &view);
-std::optional<EffectLabel> stabilityRule(const EditView &view);
-std::optional<EffectLabel> lossRule(const EditView &view);
-std::optional<EffectLabel> skippedRule(const EditView &view);
-std::optional<EffectLabel> gradientDroppedRule(const EditView &view);
-std::optional<EffectLabel> deadComputationRule(const EditView &view);
-std::optional<EffectLabel> initialValuesRule(const EditView &view);
-std::optional<EffectLabel> shrinkRule(const EditView &view);
+/// Every rule, in the order they are tried (the first that matches wins):
+/// the one list a rule is registered in. Each is defined in a *_rules.cc
+/// file (shrink_rules.cc, update_rules.cc, label_rules.cc).
+#define GEVO_LABEL_RULES(RULE)                                                 \
+  RULE(shrinkRule)                                                             \
+  RULE(learningRateRule)                                                       \
+  RULE(parameterResetRule)                                                     \
+  RULE(initializationRule)                                                     \
+  RULE(scheduleRule)                                                           \
+  RULE(precisionRule)                                                          \
+  RULE(pruningRule)                                                            \
+  RULE(stabilityRule)                                                          \
+  RULE(lossRule)                                                               \
+  RULE(skippedRule)                                                            \
+  RULE(gradientDroppedRule)                                                    \
+  RULE(deadComputationRule)                                                    \
+  RULE(initialValuesRule)
 
+#define GEVO_DECLARE_LABEL_RULE(name)                                          \
+  std::optional<EffectLabel> name(const EditView &view);
+GEVO_LABEL_RULES(GEVO_DECLARE_LABEL_RULE)
+#undef GEVO_DECLARE_LABEL_RULE
+
+#define GEVO_LIST_LABEL_RULE(name) name,
 inline constexpr LabelRule kLabelRules[] = {
-    shrinkRule,         learningRateRule,    parameterResetRule,
-    initializationRule, scheduleRule,        precisionRule,
-    pruningRule,        stabilityRule,       lossRule,
-    skippedRule,        gradientDroppedRule, deadComputationRule,
-    initialValuesRule};
+    GEVO_LABEL_RULES(GEVO_LIST_LABEL_RULE)};
+#undef GEVO_LIST_LABEL_RULE
 
 } // namespace gevo
 

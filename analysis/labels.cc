@@ -53,6 +53,122 @@ std::string describeEvidence(const EditEvidence &e) {
   return absl::StrJoin(parts, "; ");
 }
 
+namespace {
+
+/// A rewire's user and values, resolved in the module before the edit.
+ResolvedRewire resolveRewire(const AddressIndex &addresses,
+                             const Rewire &rewire) {
+  ResolvedRewire resolved;
+  resolved.rewire = &rewire;
+  if (!rewire.userIsNew)
+    if (auto user = addresses.resolve(rewire.user); user.ok()) {
+      resolved.user = user->op;
+      if (rewire.operand < static_cast<int>(user->op->getNumOperands()))
+        resolved.oldValue = user->op->getOperand(rewire.operand);
+    }
+  if (rewire.value.kind != ValueRef::Kind::NewResult &&
+      rewire.value.kind != ValueRef::Kind::Constant) {
+    int fuzz = 0;
+    if (auto value = addresses.resolve(rewire.value, &fuzz); value.ok())
+      resolved.newValue = *value;
+  }
+  return resolved;
+}
+
+/// The ops the edit names and its rewires, resolved.
+void resolveView(const AddressIndex &addresses, EditView &view) {
+  const Edit &edit = view.edit;
+  if (absl::StatusOr<AddressIndex::Resolved> t = addresses.resolve(edit.target);
+      t.ok())
+    view.target = t->op;
+  if (hasAnchor(edit.kind))
+    if (auto a = addresses.resolve(edit.anchor); a.ok())
+      view.anchor = a->op;
+  for (const Rewire &rewire : edit.rewires)
+    view.rewires.push_back(resolveRewire(addresses, rewire));
+}
+
+/// A replaced op's uses take the clone's results: rewires in all but name,
+/// kept in `implied` (which the view points into).
+void addImpliedRewires(const AddressIndex &addresses, EditView &view,
+                       std::vector<Rewire> &implied) {
+  if (view.edit.kind != EditKind::Replace || !view.target)
+    return;
+  for (mlir::OpOperand &use : view.target->getUses())
+    if (std::optional<OpRef> user = addresses.refOf(use.getOwner())) {
+      Rewire rewire;
+      rewire.user = *user;
+      rewire.operand = static_cast<int>(use.getOperandNumber());
+      rewire.value.kind = ValueRef::Kind::NewResult;
+      implied.push_back(rewire);
+    }
+  for (const Rewire &rewire : implied) {
+    ResolvedRewire resolved;
+    resolved.rewire = &rewire;
+    if (auto user = addresses.resolve(rewire.user); user.ok()) {
+      resolved.user = user->op;
+      resolved.oldValue = user->op->getOperand(rewire.operand);
+    }
+    view.rewires.push_back(resolved);
+  }
+}
+
+/// What operands and loop bounds become: the edit applied to a clone of the
+/// module before it (ops map one to one until the edit changes them).
+void readAfter(EditView &view) {
+  mlir::IRMapping mapping;
+  mlir::OwningOpRef<mlir::ModuleOp> after(
+      llvm::cast<mlir::ModuleOp>(view.before->clone(mapping)));
+  if (!applyEdit(*after, view.edit).ok())
+    return;
+  bool targetErased = operatorFor(view.edit.kind).erasesTarget();
+  for (ResolvedRewire &r : view.rewires)
+    if (r.user && !(targetErased && r.user == view.target)) {
+      mlir::Operation *user = mapping.lookupOrNull(r.user);
+      if (user && r.rewire->operand < static_cast<int>(user->getNumOperands()))
+        r.constantAfter = foldScalar(user->getOperand(r.rewire->operand));
+    }
+  view.before->walk([&](mlir::Operation *loop) {
+    if (!view.roles.isTrainingLoop(loop))
+      return;
+    mlir::Operation *mapped = mapping.lookupOrNull(loop);
+    std::optional<int64_t> was = foldTripCount(loop);
+    std::optional<int64_t> now = mapped ? foldTripCount(mapped) : std::nullopt;
+    if (was && now && *was != *now)
+      view.tripChanges.push_back(TripChange{loop, *was, *now});
+  });
+}
+
+/// The first rule's label, or "other".
+EffectLabel firstMatch(const EditView &view) {
+  for (LabelRule rule : kLabelRules)
+    if (std::optional<EffectLabel> matched = rule(view))
+      return *matched;
+  EffectLabel label;
+  label.kind = "other";
+  label.summary = absl::StrCat("other: ", view.describeEdit());
+  return label;
+}
+
+/// The roles of the ops the edit touches and the evidence, static then
+/// dynamic.
+void addContext(const EditView &view, EffectLabel &label) {
+  std::set<std::string> touched;
+  if (view.target)
+    touched.insert(toString(view.roleOf(view.target)));
+  for (const ResolvedRewire &r : view.rewires)
+    if (r.user)
+      touched.insert(toString(view.roleOf(r.user)));
+  label.roles = absl::StrJoin(touched, ", ");
+  std::string dynamic = describeEvidence(view.evidence);
+  label.evidence =
+      absl::StrCat(label.evidence.empty() ? "" : label.evidence + "; ",
+                   "touches ", toString(view.edit.target), " (", label.roles,
+                   ")", dynamic.empty() ? "" : "; " + dynamic);
+}
+
+} // namespace
+
 EffectLabel labelEdit(mlir::ModuleOp baseline, const WorkloadSpec &spec,
                       const std::vector<Edit> &edits, size_t index,
                       const EditEvidence &evidence) {
@@ -62,104 +178,15 @@ EffectLabel labelEdit(mlir::ModuleOp baseline, const WorkloadSpec &spec,
                                  edits.begin(),
                                  edits.begin() + std::min(index, edits.size())))
           .module;
-  const Edit &edit = edits[index];
   RoleMap roles(*before, spec);
   AddressIndex addresses(*before);
-  EditView view{edit, *before, roles, evidence};
-  if (absl::StatusOr<AddressIndex::Resolved> t = addresses.resolve(edit.target);
-      t.ok())
-    view.target = t->op;
-  if (hasAnchor(edit.kind))
-    if (auto a = addresses.resolve(edit.anchor); a.ok())
-      view.anchor = a->op;
-  for (const Rewire &rewire : edit.rewires) {
-    ResolvedRewire resolved;
-    resolved.rewire = &rewire;
-    if (!rewire.userIsNew)
-      if (auto user = addresses.resolve(rewire.user); user.ok()) {
-        resolved.user = user->op;
-        if (rewire.operand < static_cast<int>(user->op->getNumOperands()))
-          resolved.oldValue = user->op->getOperand(rewire.operand);
-      }
-    if (rewire.value.kind != ValueRef::Kind::NewResult &&
-        rewire.value.kind != ValueRef::Kind::Constant) {
-      int fuzz = 0;
-      if (auto value = addresses.resolve(rewire.value, &fuzz); value.ok())
-        resolved.newValue = *value;
-    }
-    view.rewires.push_back(resolved);
-  }
-  // A replaced op's uses take the clone's results: rewires in all but name.
+  EditView view{edits[index], *before, roles, evidence};
+  resolveView(addresses, view);
   std::vector<Rewire> implied;
-  if (edit.kind == EditKind::Replace && view.target) {
-    for (mlir::OpOperand &use : view.target->getUses())
-      if (std::optional<OpRef> user = addresses.refOf(use.getOwner())) {
-        Rewire rewire;
-        rewire.user = *user;
-        rewire.operand = static_cast<int>(use.getOperandNumber());
-        rewire.value.kind = ValueRef::Kind::NewResult;
-        implied.push_back(rewire);
-      }
-    for (const Rewire &rewire : implied) {
-      ResolvedRewire resolved;
-      resolved.rewire = &rewire;
-      if (auto user = addresses.resolve(rewire.user); user.ok()) {
-        resolved.user = user->op;
-        resolved.oldValue = user->op->getOperand(rewire.operand);
-      }
-      view.rewires.push_back(resolved);
-    }
-  }
-  // The module after the edit, to read what operands and loop bounds
-  // become (ops map one to one until the edit changes them).
-  mlir::IRMapping mapping;
-  mlir::OwningOpRef<mlir::ModuleOp> after(
-      llvm::cast<mlir::ModuleOp>(before->getOperation()->clone(mapping)));
-  if (applyEdit(*after, edit).ok()) {
-    bool targetErased =
-        edit.kind == EditKind::Delete || edit.kind == EditKind::Replace;
-    for (ResolvedRewire &r : view.rewires)
-      if (r.user && !(targetErased && r.user == view.target)) {
-        mlir::Operation *user = mapping.lookupOrNull(r.user);
-        if (user &&
-            r.rewire->operand < static_cast<int>(user->getNumOperands()))
-          r.constantAfter = foldScalar(user->getOperand(r.rewire->operand));
-      }
-    before->walk([&](mlir::Operation *loop) {
-      if (!roles.isTrainingLoop(loop))
-        return;
-      mlir::Operation *mapped = mapping.lookupOrNull(loop);
-      std::optional<int64_t> was = foldTripCount(loop);
-      std::optional<int64_t> now =
-          mapped ? foldTripCount(mapped) : std::nullopt;
-      if (was && now && *was != *now)
-        view.tripChanges.push_back(TripChange{loop, *was, *now});
-    });
-  }
-
-  EffectLabel label;
-  for (LabelRule rule : kLabelRules)
-    if (std::optional<EffectLabel> matched = rule(view)) {
-      label = *matched;
-      break;
-    }
-  if (label.kind.empty()) {
-    label.kind = "other";
-    label.summary = absl::StrCat("other: ", toString(edit.kind), " of ",
-                                 edit.target.opName);
-  }
-  std::set<std::string> touched;
-  if (view.target)
-    touched.insert(toString(roles.roleOf(view.target)));
-  for (const ResolvedRewire &r : view.rewires)
-    if (r.user)
-      touched.insert(toString(roles.roleOf(r.user)));
-  label.roles = absl::StrJoin(touched, ", ");
-  std::string dynamic = describeEvidence(evidence);
-  label.evidence =
-      absl::StrCat(label.evidence.empty() ? "" : label.evidence + "; ",
-                   "touches ", toString(edit.target), " (", label.roles, ")",
-                   dynamic.empty() ? "" : "; " + dynamic);
+  addImpliedRewires(addresses, view, implied);
+  readAfter(view);
+  EffectLabel label = firstMatch(view);
+  addContext(view, label);
   return label;
 }
 

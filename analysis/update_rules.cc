@@ -205,9 +205,8 @@ std::optional<EffectLabel> gradientDroppedRule(const EditView &view) {
                       "more of their initial values",
                       dropped->getName().getStringRef().str(), updates,
                       updates == 1 ? "" : "s"),
-      absl::StrFormat("%s of %s (gradient); %d update ops downstream",
-                      toString(view.edit.kind), view.edit.target.opName,
-                      updates));
+      absl::StrFormat("%s (gradient); %d update ops downstream",
+                      view.describeEdit(), updates));
 }
 
 } // namespace gevo

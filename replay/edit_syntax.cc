@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/escape.h"
+#include "gevo/ir/mutation_operator.h"
 #include "gevo/support/status_macros.h"
 #include "replay/patch.h"
 #include "replay/repair_syntax.h"
@@ -207,42 +208,11 @@ absl::StatusOr<Edit> LineParser::edit() {
   std::optional<EditKind> known = parseEditKind(kind);
   if (!known) {
     pos = start;
-    return error("an edit (delete, copy, move, swap, replace, operand, "
-                 "constant, shrink)");
+    return error(absl::StrCat("an edit (", editKindList(), ")"));
   }
   edit.kind = *known;
   GEVO_ASSIGN_OR_RETURN(edit.target, opRef());
-  switch (edit.kind) {
-  case EditKind::Copy:
-  case EditKind::Move:
-    GEVO_RETURN_IF_ERROR(expect("before"));
-    break;
-  case EditKind::Swap:
-    GEVO_RETURN_IF_ERROR(expect("and"));
-    break;
-  case EditKind::Replace:
-    GEVO_RETURN_IF_ERROR(expect("with"));
-    break;
-  case EditKind::Constant: {
-    GEVO_RETURN_IF_ERROR(expect("="));
-    GEVO_ASSIGN_OR_RETURN(edit.literal, literal());
-    break;
-  }
-  case EditKind::Shrink: {
-    GEVO_RETURN_IF_ERROR(expect(":"));
-    GEVO_ASSIGN_OR_RETURN(edit.result, integer());
-    GEVO_RETURN_IF_ERROR(expect("dim"));
-    GEVO_ASSIGN_OR_RETURN(edit.dim, integer());
-    GEVO_RETURN_IF_ERROR(expect("keep"));
-    GEVO_ASSIGN_OR_RETURN(edit.keep, selection());
-    break;
-  }
-  default:
-    break;
-  }
-  if (hasAnchor(edit.kind)) {
-    GEVO_ASSIGN_OR_RETURN(edit.anchor, opRef());
-  }
+  GEVO_RETURN_IF_ERROR(operatorFor(edit.kind).parsePart(*this, edit));
   while (consume(";")) {
     GEVO_ASSIGN_OR_RETURN(Rewire rewire, this->rewire());
     edit.rewires.push_back(std::move(rewire));
@@ -261,28 +231,8 @@ std::string LineParser::atText() const {
 
 std::string printEdit(const Edit &edit) {
   std::string text =
-      absl::StrCat(toString(edit.kind), " ", toString(edit.target));
-  switch (edit.kind) {
-  case EditKind::Copy:
-  case EditKind::Move:
-    absl::StrAppend(&text, " before ", toString(edit.anchor));
-    break;
-  case EditKind::Swap:
-    absl::StrAppend(&text, " and ", toString(edit.anchor));
-    break;
-  case EditKind::Replace:
-    absl::StrAppend(&text, " with ", toString(edit.anchor));
-    break;
-  case EditKind::Constant:
-    absl::StrAppend(&text, " = ", edit.literal);
-    break;
-  case EditKind::Shrink:
-    absl::StrAppend(&text, ":", edit.result, " dim ", edit.dim, " keep ",
-                    toString(edit.keep));
-    break;
-  default:
-    break;
-  }
+      absl::StrCat(toString(edit.kind), " ", toString(edit.target),
+                   operatorFor(edit.kind).printPart(edit));
   for (const Rewire &rewire : edit.rewires) {
     absl::StrAppend(&text, " ; ",
                     rewire.userIsNew ? "new" : toString(rewire.user), "[",

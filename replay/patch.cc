@@ -26,6 +26,97 @@ std::optional<size_t> controlByteAt(const std::string &line) {
   return std::nullopt;
 }
 
+/// A carriage return or control byte anywhere in the line is an error at
+/// its column.
+absl::Status checkBytes(const std::string &line, const std::string &name,
+                        int lineNo) {
+  if (line.find('\r') != std::string::npos)
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, ":", lineNo, ":", line.find('\r') + 1,
+        ": error: carriage return in a patch; use Unix line endings"));
+  if (std::optional<size_t> at = controlByteAt(line))
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ":", lineNo, ":", *at + 1, ": error: control byte ",
+                     escapeForMessage(line.substr(*at, 1)),
+                     " in a patch (a patch is plain text)"));
+  return absl::OkStatus();
+}
+
+/// `gevo-patch 1`, the first line.
+absl::Status parseMagic(LineParser &parser, const std::string &name,
+                        int lineNo) {
+  if (!parser.consume(kMagic))
+    return parser.error(
+        absl::StrCat("'", kMagic, " ", Patch::kVersion, "' on the first line"));
+  absl::StatusOr<int> version = parser.integer();
+  if (!version.ok())
+    return version.status();
+  if (*version != Patch::kVersion)
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ":", lineNo, ":", sizeof(kMagic) + 1,
+                     ": error: patch format version ", *version,
+                     " is not supported (this gevo-ml reads version ",
+                     Patch::kVersion, ")"));
+  if (!parser.atEnd())
+    return parser.error("the end of the line after the version");
+  return absl::OkStatus();
+}
+
+/// `model <16 hex>`.
+absl::Status parseModel(LineParser &parser, Patch &patch) {
+  GEVO_RETURN_IF_ERROR(parser.expect("model"));
+  parser.skipSpaces();
+  size_t start = parser.pos;
+  std::string hex = parser.word();
+  uint64_t ignored;
+  if (hex.size() != 16 || !absl::SimpleHexAtoi(hex, &ignored)) {
+    parser.pos = start;
+    return parser.error("a 16-digit hex model fingerprint");
+  }
+  patch.model = hex;
+  if (!parser.atEnd())
+    return parser.error("the end of the line after the fingerprint");
+  return absl::OkStatus();
+}
+
+/// The rest of a `source <form>` line.
+absl::Status parseSource(LineParser &parser, Patch &patch) {
+  parser.skipSpaces();
+  size_t start = parser.pos;
+  std::string form = parser.word();
+  if (form != "tosa" && form != "linalg") {
+    parser.pos = start;
+    return parser.error("a source form, 'tosa' or 'linalg'");
+  }
+  patch.source = form;
+  if (!parser.atEnd())
+    return parser.error("the end of the line after the source form");
+  return absl::OkStatus();
+}
+
+/// The rest of a `meta k=v ...` line.
+absl::Status parseMeta(LineParser &parser, Patch &patch) {
+  const std::string &line = parser.line;
+  while (!parser.atEnd()) {
+    std::string key = parser.word();
+    if (key.empty())
+      return parser.error("key=value");
+    GEVO_RETURN_IF_ERROR(parser.expect("="));
+    size_t start = parser.pos;
+    while (parser.pos < line.size() && line[parser.pos] != ' ')
+      ++parser.pos;
+    if (parser.pos == start)
+      return parser.error("a value after '='");
+    patch.metadata.emplace_back(key, line.substr(start, parser.pos - start));
+  }
+  return absl::OkStatus();
+}
+
+/// Whether the header may still take a `source` or `meta` line.
+bool beforeBody(const Patch &patch) {
+  return patch.entries.empty() && patch.metadata.empty();
+}
+
 } // namespace
 
 std::vector<Edit> Patch::edits() const {
@@ -80,89 +171,25 @@ absl::StatusOr<Patch> parsePatch(const std::string &text,
     const std::string &line = lines[i];
     int lineNo = static_cast<int>(i + 1);
     LineParser parser(line, name, lineNo);
-    if (line.find('\r') != std::string::npos)
-      return absl::InvalidArgumentError(absl::StrCat(
-          name, ":", lineNo, ":", line.find('\r') + 1,
-          ": error: carriage return in a patch; use Unix line endings"));
-    if (std::optional<size_t> at = controlByteAt(line))
-      return absl::InvalidArgumentError(absl::StrCat(
-          name, ":", lineNo, ":", *at + 1, ": error: control byte ",
-          escapeForMessage(line.substr(*at, 1)),
-          " in a patch (a patch is plain text)"));
+    GEVO_RETURN_IF_ERROR(checkBytes(line, name, lineNo));
     if (state == Magic) {
-      if (!parser.consume(kMagic))
-        return parser.error(absl::StrCat("'", kMagic, " ", Patch::kVersion,
-                                         "' on the first line"));
-      absl::StatusOr<int> version = parser.integer();
-      if (!version.ok())
-        return version.status();
-      if (*version != Patch::kVersion)
-        return absl::InvalidArgumentError(
-            absl::StrCat(name, ":", lineNo, ":", sizeof(kMagic) + 1,
-                         ": error: patch format version ", *version,
-                         " is not supported (this gevo-ml reads version ",
-                         Patch::kVersion, ")"));
-      if (!parser.atEnd())
-        return parser.error("the end of the line after the version");
+      GEVO_RETURN_IF_ERROR(parseMagic(parser, name, lineNo));
       state = Model;
-      continue;
-    }
-    if (!line.empty() && line[0] == '#') {
+    } else if (!line.empty() && line[0] == '#') {
       patch.addComment(line.substr(1));
-      continue;
-    }
-    if (state == Model) {
-      GEVO_RETURN_IF_ERROR(parser.expect("model"));
-      parser.skipSpaces();
-      size_t start = parser.pos;
-      std::string hex = parser.word();
-      uint64_t ignored;
-      if (hex.size() != 16 || !absl::SimpleHexAtoi(hex, &ignored)) {
-        parser.pos = start;
-        return parser.error("a 16-digit hex model fingerprint");
-      }
-      patch.model = hex;
-      if (!parser.atEnd())
-        return parser.error("the end of the line after the fingerprint");
+    } else if (state == Model) {
+      GEVO_RETURN_IF_ERROR(parseModel(parser, patch));
       state = Body;
-      continue;
+    } else if (beforeBody(patch) && patch.source.empty() &&
+               parser.consume("source")) {
+      GEVO_RETURN_IF_ERROR(parseSource(parser, patch));
+    } else if (beforeBody(patch) && parser.consume("meta")) {
+      GEVO_RETURN_IF_ERROR(parseMeta(parser, patch));
+    } else {
+      GEVO_ASSIGN_OR_RETURN(Edit edit, parser.edit());
+      patch.addEdit(std::move(edit));
+      patch.entries.back().line = lineNo;
     }
-    if (patch.entries.empty() && patch.metadata.empty() &&
-        patch.source.empty() && parser.consume("source")) {
-      parser.skipSpaces();
-      size_t start = parser.pos;
-      std::string form = parser.word();
-      if (form != "tosa" && form != "linalg") {
-        parser.pos = start;
-        return parser.error("a source form, 'tosa' or 'linalg'");
-      }
-      patch.source = form;
-      if (!parser.atEnd())
-        return parser.error("the end of the line after the source form");
-      continue;
-    }
-    if (patch.entries.empty() && patch.metadata.empty() &&
-        parser.consume("meta")) {
-      while (!parser.atEnd()) {
-        std::string key = parser.word();
-        if (key.empty())
-          return parser.error("key=value");
-        GEVO_RETURN_IF_ERROR(parser.expect("="));
-        size_t start = parser.pos;
-        while (parser.pos < line.size() && line[parser.pos] != ' ')
-          ++parser.pos;
-        if (parser.pos == start)
-          return parser.error("a value after '='");
-        patch.metadata.emplace_back(key,
-                                    line.substr(start, parser.pos - start));
-      }
-      continue;
-    }
-    absl::StatusOr<Edit> edit = parser.edit();
-    if (!edit.ok())
-      return edit.status();
-    patch.addEdit(std::move(*edit));
-    patch.entries.back().line = lineNo;
   }
   if (state != Body)
     return absl::InvalidArgumentError(absl::StrCat(

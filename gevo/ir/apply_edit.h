@@ -1,8 +1,9 @@
 //===- apply_edit.h - Apply one recorded edit to a module -----------------===//
 //
 // Replays an Edit deterministically: resolve its addresses against the
-// module as it is now (before the edit), perform the structural change, set
-// each recorded operand (building the recorded repair), and verify.
+// module as it is now (before the edit), perform the structural change (the
+// edit's operator, mutation_operator.h), set each recorded operand (building
+// the recorded repair), and verify.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_IR_APPLY_EDIT_H
@@ -16,7 +17,6 @@
 
 namespace mlir {
 class ModuleOp;
-class Operation;
 } // namespace mlir
 
 namespace gevo {
@@ -42,12 +42,6 @@ struct EditOutcome {
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome = nullptr,
                        int maxFuzz = kDefaultMaxFuzz);
-
-/// The structural part of a Move (put `target` before `anchor`) or a Swap
-/// (exchange the two ops); no operand is touched. Errors for a swap that
-/// would move a block terminator.
-absl::Status reorderOps(EditKind kind, mlir::Operation *target,
-                        mlir::Operation *anchor);
 
 } // namespace gevo
 

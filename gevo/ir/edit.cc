@@ -10,22 +10,10 @@ namespace gevo {
 
 const char *toString(EditKind kind) {
   switch (kind) {
-  case EditKind::Delete:
-    return "delete";
-  case EditKind::Copy:
-    return "copy";
-  case EditKind::Move:
-    return "move";
-  case EditKind::Swap:
-    return "swap";
-  case EditKind::Replace:
-    return "replace";
-  case EditKind::Operand:
-    return "operand";
-  case EditKind::Constant:
-    return "constant";
-  case EditKind::Shrink:
-    return "shrink";
+#define GEVO_OPERATOR(Kind, word, anchored)                                    \
+  case EditKind::Kind:                                                         \
+    return word;
+#include "gevo/ir/operators.def"
   }
   return "?";
 }
@@ -38,8 +26,20 @@ std::optional<EditKind> parseEditKind(std::string_view name) {
 }
 
 bool hasAnchor(EditKind kind) {
-  return kind == EditKind::Copy || kind == EditKind::Move ||
-         kind == EditKind::Swap || kind == EditKind::Replace;
+  switch (kind) {
+#define GEVO_OPERATOR(Kind, word, anchored)                                    \
+  case EditKind::Kind:                                                         \
+    return anchored;
+#include "gevo/ir/operators.def"
+  }
+  return false;
+}
+
+std::string editKindList() {
+  std::vector<std::string> words;
+  for (EditKind kind : kAllEditKinds)
+    words.push_back(toString(kind));
+  return absl::StrJoin(words, ", ");
 }
 
 std::string toString(const OpRef &ref) {

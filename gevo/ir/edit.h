@@ -81,18 +81,11 @@ struct Rewire {
   }
 };
 
+/// What an edit does: one value per mutation operator (operators.def lists
+/// them; each operator's file says what its edits do).
 enum class EditKind {
-  Delete,   // erase target; rewires give its uses new values
-  Copy,     // clone target before anchor; rewires set the clone's operands and
-            // wire its results into later uses
-  Move,     // move target before anchor; rewires fix operands and uses
-  Swap,     // exchange the positions of target and anchor
-  Replace,  // clone anchor before target, target's uses take the clone's
-            // results, erase target
-  Operand,  // rewires only
-  Constant, // set target's (arith.constant) value to `literal`
-  Shrink,   // narrow one dimension of target's result `result` to the
-            // indices `keep` selects, through every op that shares it
+#define GEVO_OPERATOR(Kind, word, anchored) Kind,
+#include "gevo/ir/operators.def"
 };
 
 /// The indices of one dimension that a Shrink keeps: `start`, `start+step`,
@@ -123,8 +116,8 @@ struct Selection {
 struct Edit {
   EditKind kind = EditKind::Operand;
   OpRef target;
-  OpRef
-      anchor; // Copy/Move: insert before; Swap: the other op; Replace: source.
+  /// Copy/Move: insert before; Swap: the other op; Replace: the source.
+  OpRef anchor;
   std::string literal; // Constant: the new scalar value.
   std::vector<Rewire> rewires;
   /// Shrink: which result of `target`, which of its dimensions, which
@@ -143,8 +136,9 @@ struct Edit {
 
 /// Every kind, in the order the patch format documents them.
 inline constexpr EditKind kAllEditKinds[] = {
-    EditKind::Delete,  EditKind::Copy,    EditKind::Move,     EditKind::Swap,
-    EditKind::Replace, EditKind::Operand, EditKind::Constant, EditKind::Shrink};
+#define GEVO_OPERATOR(Kind, word, anchored) EditKind::Kind,
+#include "gevo/ir/operators.def"
+};
 
 const char *toString(EditKind kind);
 /// The kind named `name` ("delete", ...), if any.
@@ -154,7 +148,11 @@ std::string toString(const OpRef &ref);
 std::string toString(const ValueRef &ref);
 /// "[0:256:2]", "[0:128]" or "[3,5,9]".
 std::string toString(const Selection &selection);
+/// Whether edits of `kind` name an anchor after the target (copy, move, swap,
+/// replace).
 bool hasAnchor(EditKind kind);
+/// "delete, copy, ..., shrink": every kind's word, for messages.
+std::string editKindList();
 
 } // namespace gevo
 

@@ -1,9 +1,10 @@
 //===- mutation.h - Mutation operators that propose resolved edits --------===//
 //
-// Each operator looks at a module, makes its random choices, and returns an
-// Edit with every choice recorded (targets, anchors, rewired operands with
-// their repairs), so that applying the edit needs no random numbers. Every
-// proposed edit has been applied to a clone and verified.
+// Each operator (mutation_operator.h) looks at a module, makes its random
+// choices, and returns an Edit with every choice recorded (targets, anchors,
+// rewired operands with their repairs), so that applying the edit needs no
+// random numbers. Every proposed edit has been applied to a clone and
+// verified. The seeds a search can start from are here too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_IR_MUTATION_H
@@ -15,34 +16,13 @@
 
 #include "absl/status/statusor.h"
 #include "gevo/ir/edit.h"
+#include "gevo/ir/mutation_options.h"
 
 namespace mlir {
 class ModuleOp;
-class Operation;
 } // namespace mlir
 
 namespace gevo {
-
-struct MutationOptions {
-  /// Operators to draw from.
-  std::vector<EditKind> kinds = {std::begin(kAllEditKinds),
-                                 std::end(kAllEditKinds)};
-  /// How likely each of `kinds` is drawn (same order); empty: uniformly.
-  std::vector<double> kindWeights;
-  /// Only ops in these functions (empty: all).
-  std::vector<std::string> functions;
-  /// Only ops whose name starts with one of these ("arith.", "linalg.matmul";
-  /// empty: all).
-  std::vector<std::string> opPrefixes;
-  /// When set, the only op an operator may take as its edit's target (GEVO's
-  /// neighbourhood exploration tries each op in turn). An op of the module
-  /// being mutated.
-  mlir::Operation *target = nullptr;
-};
-
-/// Whether the user's filters (functions, op-name prefixes) let an operator
-/// take the op at `ref` as a target; `options.target` is not consulted.
-bool passesFilters(const OpRef &ref, const MutationOptions &options);
 
 /// Parses "delete,copy,constant" into kinds; errors name the bad word.
 absl::StatusOr<std::vector<EditKind>> parseEditKinds(const std::string &list);

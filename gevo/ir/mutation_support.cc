@@ -3,10 +3,12 @@
 #include "gevo/ir/mutation_support.h"
 
 #include "absl/strings/str_cat.h"
+#include "gevo/ir/apply_edit.h"
 #include "gevo/ir/constant_literal.h"
 #include "gevo/ir/repair.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -163,6 +165,17 @@ absl::Status fixBrokenOperands(mlir::func::FuncOp function,
     edit.rewires.push_back(rewire);
   }
   return absl::OkStatus();
+}
+
+std::vector<Edit> applicableSeeds(mlir::ModuleOp module,
+                                  std::vector<Edit> proposed) {
+  std::vector<Edit> seeds;
+  for (Edit &edit : proposed) {
+    mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
+    if (applyEdit(*check, edit).ok())
+      seeds.push_back(std::move(edit));
+  }
+  return seeds;
 }
 
 } // namespace gevo

@@ -1,11 +1,11 @@
-//===- mutation_support.h - What every mutation operator needs ------------===//
+//===- mutation_support.h - What the mutation operators share -------------===//
 //
-// The framework under the operators: which ops the user's filters allow,
-// which values are visible (dominate) at an op, how a value is chosen for an
-// operand (same type, else a repairable one, else a constant), and how the
-// operands a structural change broke are rewired. It knows no operator; the
-// operators are declared at the end, one function each, and live in
-// rewire_operators.cc, clone_operators.cc and reorder_operators.cc.
+// The toolkit the operators (mutation_operator.h) are written with: the
+// scope an operator looks at, random draws, which ops the user's filters
+// allow, which values are visible (dominate) at an op, how a value is chosen
+// for an operand (same type, else a repairable one, else a constant), how
+// the operands a structural change broke are rewired, and which proposed
+// edits verify. Operators depend on it; it names no operator.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_IR_MUTATION_SUPPORT_H
@@ -17,7 +17,7 @@
 
 #include "absl/status/status.h"
 #include "gevo/ir/edit.h"
-#include "gevo/ir/mutation.h"
+#include "gevo/ir/mutation_options.h"
 #include "gevo/ir/op_address.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -27,8 +27,6 @@ class FuncOp;
 } // namespace mlir::func
 
 namespace gevo {
-
-using Rng = std::mt19937_64;
 
 /// What an operator looks at: the module (left unchanged), its addresses, and
 /// the user's filters.
@@ -97,28 +95,10 @@ absl::Status fixBrokenOperands(mlir::func::FuncOp function,
                                const AddressIndex &workIndex, Rng &rng,
                                Edit &edit);
 
-// The operators. Each fills `edit`, whose kind is already set.
-absl::Status proposeOperand(const MutationScope &scope, Rng &rng, Edit &edit);
-absl::Status proposeDelete(const MutationScope &scope, Rng &rng, Edit &edit);
-absl::Status proposeConstant(const MutationScope &scope, Rng &rng, Edit &edit);
-/// Copy and Replace.
-absl::Status proposeClone(const MutationScope &scope, Rng &rng, Edit &edit);
-/// Move and Swap.
-absl::Status proposeReorder(const MutationScope &scope, Rng &rng, Edit &edit);
-/// Shrink: structured pruning of one dimension (shrink_operator.cc).
-absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit);
-/// Moves `edit`, a Shrink on the scope's module, to a neighbouring selection
-/// of the same dimension (shrink_operator.cc).
-absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit);
-/// Whether the user's operators (`options.kinds`) include `kind`.
-bool allowsKind(const MutationOptions &options, EditKind kind);
 /// The edits of `proposed` that apply to a clone of `module` and verify, in
 /// order: what a search may start from.
 std::vector<Edit> applicableSeeds(mlir::ModuleOp module,
                                   std::vector<Edit> proposed);
-/// pruningSeeds() before verification: one heaviest-three-quarters shrink
-/// per (op, result, dimension) that can narrow and has weights.
-std::vector<Edit> heaviestShrinks(const MutationScope &scope);
 
 } // namespace gevo
 

@@ -155,85 +155,114 @@ absl::StatusOr<mlir::Value> buildCrop(mlir::OpBuilder &b, mlir::Location loc,
       .getResult();
 }
 
-/// Builds one step of any kind but a crop.
+/// The element type a cast step names, checked to be a numeric scalar.
+absl::StatusOr<mlir::Value> buildCast(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value value, size_t i,
+                                      const RepairStep &step) {
+  mlir::Type element;
+  {
+    mlir::ScopedDiagnosticHandler quiet(
+        b.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+    size_t read = 0;
+    element = mlir::parseType(step.type, b.getContext(), &read);
+    if (element && read != step.type.size())
+      element = nullptr;
+  }
+  if (!element || !isNumericScalar(element))
+    return stepError(i, step,
+                     absl::StrCat("'", step.type, "' is not a scalar type"));
+  if (!isNumericScalar(value.getType()) &&
+      !isStaticNumericTensor(value.getType()))
+    return stepError(i, step, "the value is not a number or a tensor");
+  return castElements(b, loc, value, element);
+}
+
+/// A rank-reducing slice at index 0 of the leading dims.
+absl::StatusOr<mlir::Value> buildDrop(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value value, size_t i,
+                                      const RepairStep &step) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+  if (!isStaticNumericTensor(value.getType()) || step.count < 1 ||
+      step.count > tensor.getRank())
+    return stepError(i, step, "the value has too few dims");
+  int64_t rank = tensor.getRank();
+  llvm::SmallVector<int64_t> kept(tensor.getShape().drop_front(step.count));
+  llvm::SmallVector<mlir::OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      strides(rank, b.getIndexAttr(1)), sizes(step.count, b.getIndexAttr(1));
+  for (int64_t size : kept)
+    sizes.push_back(b.getIndexAttr(size));
+  auto type = mlir::RankedTensorType::get(kept, tensor.getElementType());
+  return mlir::tensor::ExtractSliceOp::create(b, loc, type, value, offsets,
+                                              sizes, strides)
+      .getResult();
+}
+
+/// Zeros after the value up to the step's shape.
+absl::StatusOr<mlir::Value> buildPad(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value value, size_t i,
+                                     const RepairStep &step) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+  int64_t rank = isStaticNumericTensor(value.getType()) ? tensor.getRank() : -1;
+  if (rank != static_cast<int64_t>(step.shape.size()))
+    return stepError(i, step, "its rank is not the value's");
+  llvm::SmallVector<mlir::OpFoldResult> low(rank, b.getIndexAttr(0)), high;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (step.shape[d] < tensor.getDimSize(d))
+      return stepError(i, step, absl::StrCat("dim ", d, " would shrink"));
+    high.push_back(b.getIndexAttr(step.shape[d] - tensor.getDimSize(d)));
+  }
+  mlir::Type element = tensor.getElementType();
+  mlir::Value zero = buildConstant(b, loc, element, "0");
+  return mlir::tensor::PadOp::create(
+             b, loc, mlir::RankedTensorType::get(step.shape, element), value,
+             low, high, zero)
+      .getResult();
+}
+
+/// Leading dims added by a linalg.broadcast.
+absl::StatusOr<mlir::Value> buildBroadcast(mlir::OpBuilder &b,
+                                           mlir::Location loc,
+                                           mlir::Value value, size_t i,
+                                           const RepairStep &step) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+  int64_t rank = isStaticNumericTensor(value.getType()) ? tensor.getRank() : -1;
+  int64_t toRank = static_cast<int64_t>(step.shape.size());
+  if (rank < 0 || toRank <= rank ||
+      !llvm::equal(tensor.getShape(),
+                   llvm::ArrayRef<int64_t>(step.shape).take_back(rank)))
+    return stepError(i, step, "its trailing dims are not the value's");
+  mlir::Value init = mlir::tensor::EmptyOp::create(b, loc, step.shape,
+                                                   tensor.getElementType());
+  llvm::SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < toRank - rank; ++d)
+    dims.push_back(d);
+  return mlir::linalg::BroadcastOp::create(b, loc, value, init, dims)
+      ->getResult(0);
+}
+
+/// Builds one step.
 absl::StatusOr<mlir::Value> buildStep(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::Value value, size_t i,
                                       const RepairStep &step, mlir::Type to) {
   auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
-  bool staticTensor = isStaticNumericTensor(value.getType());
   switch (step.kind) {
-  case Kind::Cast: {
-    mlir::Type element;
-    {
-      mlir::ScopedDiagnosticHandler quiet(
-          b.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
-      size_t read = 0;
-      element = mlir::parseType(step.type, b.getContext(), &read);
-      if (element && read != step.type.size())
-        element = nullptr;
-    }
-    if (!element || !isNumericScalar(element))
-      return stepError(i, step,
-                       absl::StrCat("'", step.type, "' is not a scalar type"));
-    if (!isNumericScalar(value.getType()) && !staticTensor)
-      return stepError(i, step, "the value is not a number or a tensor");
-    return castElements(b, loc, value, element);
-  }
-  case Kind::Drop: {
-    if (!staticTensor || step.count < 1 || step.count > tensor.getRank())
-      return stepError(i, step, "the value has too few dims");
-    int64_t rank = tensor.getRank();
-    llvm::SmallVector<int64_t> kept(tensor.getShape().drop_front(step.count));
-    llvm::SmallVector<mlir::OpFoldResult> offsets(rank, b.getIndexAttr(0)),
-        strides(rank, b.getIndexAttr(1)), sizes(step.count, b.getIndexAttr(1));
-    for (int64_t size : kept)
-      sizes.push_back(b.getIndexAttr(size));
-    auto type = mlir::RankedTensorType::get(kept, tensor.getElementType());
-    return mlir::tensor::ExtractSliceOp::create(b, loc, type, value, offsets,
-                                                sizes, strides)
-        .getResult();
-  }
+  case Kind::Cast:
+    return buildCast(b, loc, value, i, step);
+  case Kind::Drop:
+    return buildDrop(b, loc, value, i, step);
   case Kind::Crop:
     return buildCrop(b, loc, value, i, step);
-  case Kind::Pad: {
-    int64_t rank = staticTensor ? tensor.getRank() : -1;
-    if (rank != static_cast<int64_t>(step.shape.size()))
-      return stepError(i, step, "its rank is not the value's");
-    llvm::SmallVector<mlir::OpFoldResult> low(rank, b.getIndexAttr(0)), high;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (step.shape[d] < tensor.getDimSize(d))
-        return stepError(i, step, absl::StrCat("dim ", d, " would shrink"));
-      high.push_back(b.getIndexAttr(step.shape[d] - tensor.getDimSize(d)));
-    }
-    mlir::Type element = tensor.getElementType();
-    mlir::Value zero = buildConstant(b, loc, element, "0");
-    return mlir::tensor::PadOp::create(
-               b, loc, mlir::RankedTensorType::get(step.shape, element), value,
-               low, high, zero)
-        .getResult();
-  }
-  case Kind::Broadcast: {
-    int64_t rank = staticTensor ? tensor.getRank() : -1;
-    int64_t toRank = static_cast<int64_t>(step.shape.size());
-    if (rank < 0 || toRank <= rank ||
-        !llvm::equal(tensor.getShape(),
-                     llvm::ArrayRef<int64_t>(step.shape).take_back(rank)))
-      return stepError(i, step, "its trailing dims are not the value's");
-    mlir::Value init = mlir::tensor::EmptyOp::create(b, loc, step.shape,
-                                                     tensor.getElementType());
-    llvm::SmallVector<int64_t> dims;
-    for (int64_t d = 0; d < toRank - rank; ++d)
-      dims.push_back(d);
-    return mlir::linalg::BroadcastOp::create(b, loc, value, init, dims)
-        ->getResult(0);
-  }
+  case Kind::Pad:
+    return buildPad(b, loc, value, i, step);
+  case Kind::Broadcast:
+    return buildBroadcast(b, loc, value, i, step);
   case Kind::Splat:
     if (!isNumericScalar(value.getType()) || !isStaticNumericTensor(to) ||
         mlir::getElementTypeOrSelf(to) != value.getType())
       return stepError(i, step, "the value is not an element of the operand");
     return mlir::tensor::SplatOp::create(b, loc, to, value).getResult();
   case Kind::Extract: {
-    if (!staticTensor || tensor.getNumElements() == 0)
+    if (!isStaticNumericTensor(value.getType()) || tensor.getNumElements() == 0)
       return stepError(i, step, "the value is not a non-empty tensor");
     mlir::Value zero = mlir::arith::ConstantIndexOp::create(b, loc, 0);
     llvm::SmallVector<mlir::Value> indices(tensor.getRank(), zero);

@@ -6,7 +6,9 @@
 // every 2nd or 4th from an offset, or, where constants carry the dimension,
 // the indices with the largest weight norm. Retuning moves a shrink already
 // in a list to a neighbouring selection (a quarter more or fewer, or another
-// rule).
+// rule). The patch line is `shrink <op>:<result> dim <d> keep <selection>`.
+// The pruning seeds a search can start from (pruningSeeds(), mutation.h) are
+// this operator's heaviest-three-quarters shrinks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,10 @@
 #include <cmath>
 #include <numeric>
 
+#include "absl/strings/str_cat.h"
+#include "gevo/ir/edit_line_reader.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/ir/mutation_operator.h"
 #include "gevo/ir/mutation_support.h"
 #include "gevo/ir/shrink.h"
 #include "gevo/support/status_macros.h"
@@ -112,8 +118,8 @@ Selection chooseSelection(const ShrinkWeb &web, Rng &rng) {
   return selectionFor(web, static_cast<Rule>(choice), quarter, offset);
 }
 
-} // namespace
-
+/// Moves `edit`, a Shrink on the scope's module, to a neighbouring selection
+/// of the same dimension.
 absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   if (edit.kind != EditKind::Shrink)
     return absl::InvalidArgumentError("only a shrink can be retuned here");
@@ -154,8 +160,6 @@ absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   return absl::OkStatus();
 }
 
-namespace {
-
 /// A tensor dimension an op computes that shrinking could narrow.
 struct ShrinkSite {
   mlir::Operation *op;
@@ -192,8 +196,8 @@ Edit shrinkAt(const MutationScope &scope, const ShrinkSite &site,
   return edit;
 }
 
-} // namespace
-
+/// One heaviest-three-quarters shrink per (op, result, dimension) that can
+/// narrow and has weights, before verification.
 std::vector<Edit> heaviestShrinks(const MutationScope &scope) {
   std::vector<Edit> out;
   for (const ShrinkSite &site : shrinkSites(scope)) {
@@ -209,6 +213,7 @@ std::vector<Edit> heaviestShrinks(const MutationScope &scope) {
   return out;
 }
 
+/// A shrink of a random dimension that can narrow, by a random selection.
 absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   // Every site in random order; the first whose dimension narrows through
   // everything that shares it is taken, so most draws give an edit (a
@@ -226,6 +231,71 @@ absl::Status proposeShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
     return absl::OkStatus();
   }
   return noCandidate("dimension that can shrink");
+}
+
+class ShrinkOperator final : public MutationOperator {
+public:
+  EditKind kind() const override { return EditKind::Shrink; }
+
+  absl::Status propose(const MutationScope &scope, Rng &rng,
+                       Edit &edit) const override {
+    return proposeShrink(scope, rng, edit);
+  }
+
+  bool isTunable() const override { return true; }
+
+  absl::Status retune(const MutationScope &scope, Rng &rng,
+                      Edit &edit) const override {
+    return retuneShrink(scope, rng, edit);
+  }
+
+  absl::StatusOr<mlir::Operation *> change(const Edit &edit,
+                                           mlir::Operation *target,
+                                           mlir::Operation *) const override {
+    if (edit.result < 0 ||
+        edit.result >= static_cast<int>(target->getNumResults()))
+      return absl::InvalidArgumentError(
+          absl::StrCat(toString(edit.target), " has no result ", edit.result));
+    if (absl::Status status =
+            applyShrink(target->getResult(edit.result), edit.dim, edit.keep);
+        !status.ok())
+      return absl::Status(status.code(),
+                          absl::StrCat("cannot shrink ", toString(edit.target),
+                                       ":", edit.result, " dim ", edit.dim,
+                                       ": ", status.message()));
+    return nullptr;
+  }
+
+  std::string printPart(const Edit &edit) const override {
+    return absl::StrCat(":", edit.result, " dim ", edit.dim, " keep ",
+                        toString(edit.keep));
+  }
+
+  absl::Status parsePart(EditLineReader &reader, Edit &edit) const override {
+    GEVO_RETURN_IF_ERROR(reader.expect(":"));
+    GEVO_ASSIGN_OR_RETURN(edit.result, reader.integer());
+    GEVO_RETURN_IF_ERROR(reader.expect("dim"));
+    GEVO_ASSIGN_OR_RETURN(edit.dim, reader.integer());
+    GEVO_RETURN_IF_ERROR(reader.expect("keep"));
+    GEVO_ASSIGN_OR_RETURN(edit.keep, reader.selection());
+    return absl::OkStatus();
+  }
+};
+
+} // namespace
+
+template <> const MutationOperator &operatorOf<EditKind::Shrink>() {
+  static const ShrinkOperator op;
+  return op;
+}
+
+std::vector<Edit> pruningSeeds(mlir::ModuleOp module,
+                               const MutationOptions &options) {
+  if (!allowsKind(options, EditKind::Shrink))
+    return {};
+  AddressIndex index(module);
+  MutationScope scope{module, index, options};
+  return applicableSeeds(module, heaviestShrinks(scope));
 }
 
 } // namespace gevo

@@ -1,32 +1,28 @@
-//===- reorder_operators.cc - Move and swap operators ---------------------===//
+//===- reorder_support.cc - What the move and swap operators share --------===//
 
-#include "absl/strings/str_cat.h"
-#include "gevo/ir/apply_edit.h"
-#include "gevo/ir/mutation_support.h"
+#include "gevo/ir/reorder_support.h"
+
+#include "gevo/ir/mutation_operator.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace gevo {
 
-/// Move: puts an op before another. Swap: exchanges two ops of one block.
-/// Operands the change breaks are rewired.
-absl::Status proposeReorder(const MutationScope &scope, Rng &rng, Edit &edit) {
+absl::Status proposeReorder(
+    const MutationScope &scope, Rng &rng, Edit &edit,
+    llvm::function_ref<bool(mlir::Operation *target, mlir::Operation *op)>
+        isAnchor,
+    const MutationOperator &reorder) {
   const AddressIndex &index = scope.index;
-  const MutationOptions &options = scope.options;
-  auto movable = candidates(index, options, isMovable);
+  auto movable = candidates(index, scope.options, isMovable);
   if (movable.empty())
     return noCandidate("op to move");
   mlir::Operation *target = pick(movable, rng);
   std::vector<mlir::Operation *> anchors;
-  for (mlir::Operation *op : index.ops()) {
-    if (op == target || op == target->getNextNode())
-      continue;
-    if (edit.kind == EditKind::Swap
-            ? (isMovable(op) && op->getBlock() == target->getBlock())
-            : functionOf(op) == functionOf(target))
+  for (mlir::Operation *op : index.ops())
+    if (op != target && op != target->getNextNode() && isAnchor(target, op))
       anchors.push_back(op);
-  }
   if (anchors.empty())
     return noCandidate("place to move to");
   mlir::Operation *anchor = pick(anchors, rng);
@@ -44,7 +40,7 @@ absl::Status proposeReorder(const MutationScope &scope, Rng &rng, Edit &edit) {
     return noCandidate("address in the clone");
   // Only the structural part; the operands it breaks are fixed below.
   mlir::Operation *moved = workTarget->op;
-  GEVO_RETURN_IF_ERROR(reorderOps(edit.kind, moved, workAnchor->op));
+  GEVO_RETURN_IF_ERROR(reorder.change(edit, moved, workAnchor->op).status());
   return fixBrokenOperands(moved->getParentOfType<mlir::func::FuncOp>(),
                            workIndex, rng, edit);
 }
