@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_split.h"
 #include "gevo/ir/apply_edit.h"
+#include "gevo/ir/edit.h"
 #include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
@@ -42,13 +43,20 @@ llvm::cl::opt<int> edits("edits", llvm::cl::desc("Number of edits"),
                          llvm::cl::init(1), llvm::cl::cat(category));
 llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Random seed"),
                              llvm::cl::init(1), llvm::cl::cat(category));
-llvm::cl::opt<std::string> operators(
-    "operators",
-    llvm::cl::desc(
-        "Comma-separated operators to draw from: delete, copy, "
-        "move, swap, replace, operand, constant, shrink (default: all)"),
-    llvm::cl::init("delete,copy,move,swap,replace,operand,constant,shrink"),
-    llvm::cl::cat(category));
+/// Every registered operator's name (gevo/ir/operators.def), comma-separated.
+const std::string kAllOperators = [] {
+  std::string names;
+  for (gevo::EditKind kind : gevo::kAllEditKinds)
+    names += std::string(names.empty() ? "" : ",") + gevo::toString(kind);
+  return names;
+}();
+const std::string kOperatorsHelp =
+    "Comma-separated operators to draw from: " + kAllOperators +
+    " (default: all)";
+llvm::cl::opt<std::string> operators("operators",
+                                     llvm::cl::desc(kOperatorsHelp),
+                                     llvm::cl::init(kAllOperators),
+                                     llvm::cl::cat(category));
 llvm::cl::opt<std::string> functions(
     "functions",
     llvm::cl::desc("Comma-separated functions to mutate (default: all)"),
