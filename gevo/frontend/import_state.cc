@@ -20,6 +20,18 @@ int64_t numElements(const Shape &shape) {
   return count;
 }
 
+bool withinImportLimit(const Shape &shape) {
+  int64_t count = 1;
+  for (int64_t size : shape) {
+    if (size < 0 || size > kMaxImportElements)
+      return false;
+    if (size > 0 && count > kMaxImportElements / size)
+      return false;
+    count *= size;
+  }
+  return true;
+}
+
 std::string tensorType(const Shape &shape, const char *element) {
   if (shape.empty())
     return absl::StrCat("tensor<", element, ">");
@@ -256,6 +268,9 @@ absl::StatusOr<TensorValue> decodeTensor(const onnx::TensorProto &tensor,
           absl::StrCat("tensor '", tensor.name(), "' has a negative size"));
     value.shape.push_back(size);
   }
+  if (!withinImportLimit(value.shape))
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor '", tensor.name(), "' is too large"));
   int64_t count = numElements(value.shape);
   std::string external;
   const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;

@@ -37,6 +37,12 @@ struct TensorValue {
 };
 
 int64_t numElements(const Shape &shape);
+/// The most elements an imported tensor may hold (2^28): a model's tensors
+/// are far smaller, and a hostile file's sizes must not make the importer
+/// allocate or loop without bound.
+inline constexpr int64_t kMaxImportElements = int64_t(1) << 28;
+/// Whether every size is in 0..kMaxImportElements and so is their product.
+bool withinImportLimit(const Shape &shape);
 /// "tensor<2x3xf32>" (rank 0: "tensor<f32>").
 std::string tensorType(const Shape &shape, const char *element = "f32");
 /// An f32 literal that reads back exactly ("1.000000000e+00").

@@ -48,6 +48,15 @@ absl::StatusOr<Window> readWindow(ImportState &state, const Shape &input,
     if (w.strides[i] < 1 || w.dilations[i] < 1)
       return state.error("strides and dilations must be positive");
   }
+  // Window sizes a model could have; beyond them the arithmetic below could
+  // overflow on a hostile file's attributes.
+  const int64_t kMaxWindow = int64_t(1) << 20;
+  for (int i = 0; i < 4; ++i)
+    if (w.pads[i] < 0 || w.pads[i] > kMaxWindow ||
+        (i < 2 && (w.kernel[i] < 1 || w.kernel[i] > kMaxWindow ||
+                   w.strides[i] > kMaxWindow || w.dilations[i] > kMaxWindow)))
+      return state.error("a kernel size, pad, stride or dilation is out of "
+                         "range");
   const onnx::AttributeProto *autoPad = state.attr("auto_pad");
   std::string mode = autoPad ? autoPad->s() : "NOTSET";
   bool ceil = state.intAttr("ceil_mode", 0) != 0;
@@ -195,6 +204,8 @@ absl::Status importPool(ImportState &state) {
   Shape xShape = x->shape;
   std::string padded = padWindow(state, state.use(*x), xShape, w, padValue);
   Shape out = {x->shape[0], x->shape[1], w.out[0], w.out[1]};
+  if (!withinImportLimit(out))
+    return state.error("the pooled tensor would be too large");
   std::string init = emitFilled(state, out, padValue);
   std::string window = emitEmpty(state, {kernel[0], kernel[1]});
   std::string y = state.fresh();

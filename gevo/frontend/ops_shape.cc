@@ -118,6 +118,8 @@ absl::Status importReshape(ImportState &state) {
         return state.error("a 0 in the shape has no input dimension to copy");
       target[i] = x->shape[i];
     }
+    if (target[i] > kMaxImportElements)
+      return state.error("the shape is too large");
     if (target[i] == -1) {
       if (inferred >= 0)
         return state.error("the shape has more than one -1");
@@ -140,6 +142,8 @@ absl::Status importReshape(ImportState &state) {
 absl::Status importSqueeze(ImportState &state) {
   GEVO_ASSIGN_OR_RETURN(TensorValue * x, state.input(0));
   GEVO_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesOf(state));
+  if (axes.size() > 64)
+    return state.error("too many axes");
   bool unsqueeze = state.node().op_type() == "Unsqueeze";
   int64_t rank = x->shape.size() + (unsqueeze ? axes.size() : 0);
   for (int64_t &axis : axes) {

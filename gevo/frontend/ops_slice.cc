@@ -52,6 +52,8 @@ absl::Status importPad(ImportState &state) {
     high[axis] = pads[i + axes.size()];
     if (low[axis] < 0 || high[axis] < 0)
       return state.error("negative pads are not supported");
+    if (low[axis] > kMaxImportElements || high[axis] > kMaxImportElements)
+      return state.error("a pad is too large");
   }
   TensorValue out;
   out.shape = x->shape;
@@ -113,10 +115,13 @@ absl::Status importSlice(ImportState &state) {
     int64_t step = spec.steps[i];
     if (step <= 0)
       return state.error("only positive steps are supported");
-    int64_t start = spec.starts[i] < 0 ? spec.starts[i] + size : spec.starts[i];
-    int64_t end = spec.ends[i] < 0 ? spec.ends[i] + size : spec.ends[i];
-    start = std::clamp<int64_t>(start, 0, size);
-    end = std::clamp<int64_t>(end, 0, size);
+    if (step > kMaxImportElements)
+      return state.error("a step is out of range");
+    // Clamped first, so no bound a file gives can overflow.
+    int64_t start = std::clamp<int64_t>(spec.starts[i], -size, size);
+    int64_t end = std::clamp<int64_t>(spec.ends[i], -size, size);
+    start += start < 0 ? size : 0;
+    end += end < 0 ? size : 0;
     offsets[axis] = start;
     sizes[axis] = end > start ? (end - start + step - 1) / step : 0;
     strides[axis] = step;

@@ -4,7 +4,8 @@
 # AddressSanitizer) in a Bazel of its own (its own output root, so the g++
 # build here is left alone), and runs them for FUZZ_SECONDS (45) from every
 # patch and WORKLOAD_FUZZ_SECONDS (15) from every workload.json in the
-# checkout. A crash, a leak, a timeout or a broken check (patch_fuzzer.cc,
+# checkout, and the ONNX importer's fuzzer for ONNX_FUZZ_SECONDS (20) from the
+# backend suite's small models. A crash, a leak, a timeout or a broken check (patch_fuzzer.cc,
 # workload_fuzzer.cc) fails the test and prints the input that did it.
 set -euo pipefail
 # Runfiles link into the checkout: the nested Bazel builds the checkout.
@@ -33,7 +34,8 @@ trap cleanup EXIT
 
 cd "$root"
 "${nested[@]}" build --config=fuzz --symlink_prefix=/ --show_result=0 \
-  //replay/fuzz:patch_fuzzer //gevo/eval/fuzz:workload_fuzzer
+  //replay/fuzz:patch_fuzzer //gevo/eval/fuzz:workload_fuzzer \
+  //gevo/frontend/fuzz:onnx_fuzzer
 bin="$("${nested[@]}" info --config=fuzz bazel-bin 2>/dev/null)"
 tmp="${TEST_TMPDIR:-$out}"
 
@@ -76,3 +78,8 @@ fuzz patches "$bin/replay/fuzz/patch_fuzzer" "${FUZZ_SECONDS:-45}" \
   "${patches[@]}"
 fuzz workload_specs "$bin/gevo/eval/fuzz/workload_fuzzer" \
   "${WORKLOAD_FUZZ_SECONDS:-15}" "${specs[@]}"
+# The ONNX importer from the backend suite's small models (libonnx-testdata).
+mapfile -t models < <(find /usr/share/libonnx-testdata/data/node -name model.onnx \
+  -size -4k | sort | head -300)
+fuzz onnx_models "$bin/gevo/frontend/fuzz/onnx_fuzzer" \
+  "${ONNX_FUZZ_SECONDS:-20}" "${models[@]}"
