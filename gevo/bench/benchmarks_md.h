@@ -46,6 +46,7 @@ void scaleOut(std::ostringstream &md);
 void irScaling(std::ostringstream &md);
 void stress(std::ostringstream &md);
 void compileProfile(std::ostringstream &md);
+void onnxConformance(std::ostringstream &md);
 
 } // namespace gevo::bench_md
 

@@ -55,6 +55,7 @@ int main(int argc, char **argv) {
   irScaling(md);
   stress(md);
   compileProfile(md);
+  onnxConformance(md);
   absl::Status written =
       gevo::writeOutput(gevo::resolveUserPath(outputPath), md.str());
   if (!written.ok())

@@ -8,10 +8,11 @@
 #   PAPER_BUDGET=10m gevo/bench/run_all.sh paper_claims  # longer searches
 #
 # Benchmarks: throughput search_vs_random minimizers paper_claims
-# train_ceiling scaling scale_out ir_scaling stress compile_profile.
+# train_ceiling scaling scale_out ir_scaling stress compile_profile
+# onnx_conformance.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-all=(throughput search_vs_random minimizers paper_claims train_ceiling scaling scale_out ir_scaling stress compile_profile)
+all=(throughput search_vs_random minimizers paper_claims train_ceiling scaling scale_out ir_scaling stress compile_profile onnx_conformance)
 steps=("$@")
 ((${#steps[@]})) || steps=("${all[@]}")
 for step in "${steps[@]}"; do
@@ -59,6 +60,8 @@ for step in "${steps[@]}"; do
     run //gevo/bench:ir_scaling -- --figures="$out/ir_scaling.json" ;;
   compile_profile)
     run //gevo/bench:compile_profile -- --json="$out/compile_profile.json" ;;
+  onnx_conformance)
+    run //gevo/bench:onnx_conformance -- --json="$out/onnx_conformance.json" ;;
   esac
 done
 run //gevo/bench:benchmarks_md -- --results="$out" -o BENCHMARKS.md
