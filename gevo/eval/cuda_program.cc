@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/cuda_runtime.h"
+#include "gevo/eval/memref_descriptor.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -32,22 +33,13 @@ absl::StatusOr<std::vector<HostTensor>>
 callEntry(void (*entry)(void **), const EntrySignature &signature,
           const std::vector<const HostTensor *> &arguments) {
   std::vector<std::vector<int64_t>> descriptors;
-  for (const HostTensor *pointer : arguments) {
-    const HostTensor &argument = *pointer;
-    size_t rank = argument.shape.size();
-    std::vector<int64_t> words(3 + 2 * rank);
-    words[0] = words[1] = reinterpret_cast<int64_t>(argument.data());
-    int64_t stride = 1;
-    for (size_t i = rank; i-- > 0;) {
-      words[3 + i] = argument.shape[i];
-      words[3 + rank + i] = stride;
-      stride *= argument.shape[i];
-    }
-    descriptors.push_back(std::move(words));
+  for (const HostTensor *argument : arguments) {
+    descriptors.emplace_back(descriptorWords(argument->shape.size()));
+    writeDescriptor(*argument, descriptors.back().data());
   }
   size_t resultWords = 0;
   for (const TensorSpec &spec : signature.results)
-    resultWords += 3 + 2 * spec.shape.size();
+    resultWords += descriptorWords(spec.shape.size());
   std::vector<int64_t> results(std::max<size_t>(resultWords, 1), 0);
   void *resultPointer = results.data();
   std::vector<void *> pointers, packed;
@@ -87,7 +79,7 @@ callEntry(void (*entry)(void **), const EntrySignature &signature,
     if (ownsBuffer && words[0] != 0 && words[0] != 0xdeadbeef)
       freeShared(reinterpret_cast<void *>(words[0]));
     out.push_back(std::move(tensor));
-    words += 3 + 2 * rank;
+    words += descriptorWords(rank);
   }
   return out;
 }

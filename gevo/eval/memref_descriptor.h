@@ -2,8 +2,8 @@
 //
 // A memref descriptor as `_mlir_ciface_` wrappers take and return it:
 // allocated pointer, aligned pointer, offset, sizes[rank], strides[rank]; all
-// 8-byte words. How the JIT (jit.h) passes a tensor in and copies a result
-// out.
+// 8-byte words. How the JIT (jit.h) and the GPU target's host code
+// (cuda_program.h) pass a tensor in, and how the JIT copies a result out.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_MEMREF_DESCRIPTOR_H

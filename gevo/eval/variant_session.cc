@@ -46,10 +46,6 @@ EvaluationSession::create(const WorkloadSpec &spec,
   return session;
 }
 
-const EntrySignature &EvaluationSession::entrySignature() const {
-  return *signature;
-}
-
 void EvaluationSession::submit(SandboxPool &pool,
                                mlir::OwningOpRef<mlir::ModuleOp> variant,
                                const RunRequest &request,

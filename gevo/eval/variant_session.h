@@ -85,7 +85,6 @@ private:
   /// In the child: lowers, compiles and runs `variant`; the payload
   /// (child_payload.h) for the parent (session_child.cc).
   std::string runInChild(mlir::ModuleOp variant, const RunRequest &request);
-  const EntrySignature &entrySignature() const;
   Measurement decode(const ChildResult &result) const;
 
   WorkloadSpec workload;
