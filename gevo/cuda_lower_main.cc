@@ -60,7 +60,7 @@ llvm::cl::opt<bool> quiet("quiet",
 int main(int argc, char **argv) {
   llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "gevo-cuda-lower\n");
-  gevo::CudaTarget target;
+  gevo::CudaChip target;
   target.chip = chip;
   if (format == "ptx")
     target.format = gevo::CudaBinaryFormat::kPtx;

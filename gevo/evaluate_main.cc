@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "gevo/eval/cuda_evaluator.h"
-#include "gevo/eval/cuda_runtime.h"
 #include "gevo/eval/evaluator.h"
+#include "gevo/eval/target.h"
 #include "gevo/eval/workload.h"
 #include "gevo/eval/workload_check.h"
 #include "gevo/support/tool_errors.h"
@@ -107,16 +106,21 @@ int main(int argc, char **argv) {
   if (optLevel < 0 || optLevel > 3) {
     return gevo::reportBadInput("--opt-level must be 0, 1, 2 or 3");
   }
-  if (target != "cpu" && target != "cuda")
-    return gevo::reportBadInput("--target must be cpu or cuda, not '" + target +
-                                "'");
-  const bool onCuda = target == "cuda";
-  if (onCuda) {
-    absl::Status ready = gevo::initializeCudaRuntime();
-    if (!ready.ok())
-      return gevo::reportBadInput("--target=cuda: " +
-                                  std::string(ready.message()));
-  }
+  gevo::EvaluationOptions options;
+  options.pipeline = pipeline;
+  options.codegen.llvmPipeline = llvmPipeline;
+  options.codegen.optLevel = optLevel;
+  options.warmup = warmup;
+  options.repeats = repeats;
+  options.target = target;
+  // The target's name and what it needs (a GPU's driver), before any work.
+  absl::StatusOr<std::unique_ptr<gevo::Target>> made =
+      gevo::makeTarget(options);
+  if (!made.ok())
+    return gevo::reportBadInput(std::string(made.status().message()));
+  if (absl::Status ready = (*made)->start(); !ready.ok())
+    return gevo::reportBadInput("--target=" + target + ": " +
+                                std::string(ready.message()));
   std::vector<std::string> paths;
   for (const std::string &path : workloads)
     paths.push_back(gevo::resolveUserPath(path));
@@ -124,12 +128,6 @@ int main(int argc, char **argv) {
     for (const char *path : kDefaultWorkloads)
       paths.push_back(gevo::findRunfile(path));
 
-  gevo::EvaluationOptions options;
-  options.pipeline = pipeline;
-  options.codegen.llvmPipeline = llvmPipeline;
-  options.codegen.optLevel = optLevel;
-  options.warmup = warmup;
-  options.repeats = repeats;
   if (!modulePath.empty() && workloads.size() != 1)
     return gevo::reportBadInput("--module needs exactly one --workload");
   for (const std::string &path : paths) {
@@ -147,18 +145,6 @@ int main(int argc, char **argv) {
         return absl::IsInternal(summary.status()) ? 1 : code;
       }
       llvm::outs() << *summary << "\n";
-      continue;
-    }
-    if (onCuda) {
-      absl::StatusOr<gevo::CudaEvaluationReport> result =
-          gevo::evaluateWorkloadOnCuda(*spec, options);
-      if (!result.ok()) {
-        int code = gevo::reportBadInput(std::string(result.status().message()));
-        return absl::IsInternal(result.status()) ? 1 : code;
-      }
-      llvm::outs() << (json ? gevo::toJson(*result) + "\n"
-                            : gevo::toText(*result));
-      llvm::outs().flush();
       continue;
     }
     absl::StatusOr<gevo::EvaluationReport> result =

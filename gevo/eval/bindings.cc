@@ -60,6 +60,13 @@ const Dataset &evalData(const DatasetSplit &data, SplitRole evalSplit) {
   return splitFor(data, SplitRole::Eval, evalSplit);
 }
 
+absl::StatusOr<ClassificationScore> scoreSplit(const DatasetSplit &data,
+                                               SplitRole evalSplit,
+                                               const HostTensor &logits) {
+  const Dataset &split = evalData(data, evalSplit);
+  return scoreLogits(logits, split.labels, split.numClasses);
+}
+
 absl::Status checkSignature(const WorkloadSpec &spec,
                             const EntrySignature &signature,
                             const std::vector<HostTensor> &arguments,

@@ -141,7 +141,7 @@ std::string cudaLoopsOnCpuPipeline() {
          "convert-to-llvm, reconcile-unrealized-casts";
 }
 
-std::string cudaPipeline(const CudaTarget &target) {
+std::string cudaPipeline(const CudaChip &target) {
   return absl::StrCat(cudaKernelPipeline(),
                       ", gpu-lower-to-nvvm-pipeline{cubin-chip=", target.chip,
                       " cubin-features=", target.features,
@@ -155,7 +155,7 @@ std::string cudaToolkitPath() {
   return "/usr/local/cuda";
 }
 
-absl::Status prepareCudaToolkit(const CudaTarget &target) {
+absl::Status prepareCudaToolkit(const CudaChip &target) {
   std::string toolkit = cudaToolkitPath();
   // Only the variable MLIR reads first, and only when none is set.
   setenv("CUDA_ROOT", toolkit.c_str(), /*overwrite=*/0);

@@ -32,7 +32,9 @@ enum class CudaBinaryFormat {
   kFatbin, // cubin and PTX in a fat binary, what the runtime loads
 };
 
-struct CudaTarget {
+/// The GPU the kernels are compiled for (named CudaChip so that CudaTarget,
+/// cuda_target.h, is the Target that runs them).
+struct CudaChip {
   std::string chip = "sm_90";
   std::string features = "+ptx80";
   CudaBinaryFormat format = CudaBinaryFormat::kFatbin;
@@ -55,7 +57,7 @@ std::string cudaKernelPipeline();
 
 /// The whole pipeline, mlir-opt syntax: kernels serialised for `target`,
 /// host code in the LLVM dialect calling mgpu* functions.
-std::string cudaPipeline(const CudaTarget &target = CudaTarget());
+std::string cudaPipeline(const CudaChip &target = CudaChip());
 
 /// Where the CUDA toolkit is: $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH (what
 /// MLIR's NVVM serialiser reads), else /usr/local/cuda.
@@ -64,7 +66,7 @@ std::string cudaToolkitPath();
 /// Points MLIR's serialiser at cudaToolkitPath() (it otherwise looks for
 /// ptxas and libdevice on $PATH only) and checks that ptxas is there when
 /// `target` needs it. The error names the missing file.
-absl::Status prepareCudaToolkit(const CudaTarget &target);
+absl::Status prepareCudaToolkit(const CudaChip &target);
 
 /// Registers gevo-gpu-prepare and gevo-gpu-gather-allocs (once; safe to
 /// call again).

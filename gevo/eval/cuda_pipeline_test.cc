@@ -55,7 +55,7 @@ TEST(CudaPipelineTest, TrainingLoopsScoreAsTheCpuTarget) {
 }
 
 TEST(CudaPipelineTest, PipelinesNameTheTarget) {
-  CudaTarget target;
+  CudaChip target;
   EXPECT_NE(
       cudaPipeline(target).find("gpu-lower-to-nvvm-pipeline{cubin-chip=sm_90 "
                                 "cubin-features=+ptx80 cubin-format=fatbin}"),

@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <cstring>
+#include <functional>
 
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/cuda_runtime.h"
+#include "gevo/eval/memref_descriptor.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -29,23 +31,15 @@ constexpr llvm::StringLiteral kCRunnerUtils =
 /// `arguments` and copies each result out of managed memory, freeing it.
 absl::StatusOr<std::vector<HostTensor>>
 callEntry(void (*entry)(void **), const EntrySignature &signature,
-          const std::vector<HostTensor> &arguments) {
+          const std::vector<const HostTensor *> &arguments) {
   std::vector<std::vector<int64_t>> descriptors;
-  for (const HostTensor &argument : arguments) {
-    size_t rank = argument.shape.size();
-    std::vector<int64_t> words(3 + 2 * rank);
-    words[0] = words[1] = reinterpret_cast<int64_t>(argument.data());
-    int64_t stride = 1;
-    for (size_t i = rank; i-- > 0;) {
-      words[3 + i] = argument.shape[i];
-      words[3 + rank + i] = stride;
-      stride *= argument.shape[i];
-    }
-    descriptors.push_back(std::move(words));
+  for (const HostTensor *argument : arguments) {
+    descriptors.emplace_back(descriptorWords(argument->shape.size()));
+    writeDescriptor(*argument, descriptors.back().data());
   }
   size_t resultWords = 0;
   for (const TensorSpec &spec : signature.results)
-    resultWords += 3 + 2 * spec.shape.size();
+    resultWords += descriptorWords(spec.shape.size());
   std::vector<int64_t> results(std::max<size_t>(resultWords, 1), 0);
   void *resultPointer = results.data();
   std::vector<void *> pointers, packed;
@@ -80,12 +74,12 @@ callEntry(void (*entry)(void **), const EntrySignature &signature,
       }
     }
     bool ownsBuffer = true;
-    for (const HostTensor &argument : arguments)
-      ownsBuffer &= words[0] != reinterpret_cast<int64_t>(argument.data());
+    for (const HostTensor *argument : arguments)
+      ownsBuffer &= words[0] != reinterpret_cast<int64_t>(argument->data());
     if (ownsBuffer && words[0] != 0 && words[0] != 0xdeadbeef)
       freeShared(reinterpret_cast<void *>(words[0]));
     out.push_back(std::move(tensor));
-    words += 3 + 2 * rank;
+    words += descriptorWords(rank);
   }
   return out;
 }
@@ -93,7 +87,7 @@ callEntry(void (*entry)(void **), const EntrySignature &signature,
 } // namespace
 
 absl::Status lowerForCuda(mlir::ModuleOp module, const std::string &entry,
-                          const CudaTarget &target) {
+                          const CudaChip &target) {
   requestCInterface(module, entry);
   registerCudaPipelinePasses();
   mlir::MLIRContext *context = module->getContext();
@@ -133,8 +127,12 @@ CudaProgram::compile(mlir::ModuleOp lowered, const EntrySignature &signature) {
   program->signature = signature;
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // The engine's options hold a reference (function_ref) to the transformer,
+  // which must outlive create().
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      mlir::makeOptimizingTransformer(2, 0, nullptr);
   mlir::ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = mlir::makeOptimizingTransformer(2, 0, nullptr);
+  engineOptions.transformer = optimize;
   llvm::StringRef sharedLibs[] = {kCRunnerUtils};
   engineOptions.sharedLibPaths = sharedLibs;
   auto engine = mlir::ExecutionEngine::create(lowered, engineOptions);
@@ -178,12 +176,12 @@ CudaProgram::compile(mlir::ModuleOp lowered, const EntrySignature &signature) {
 }
 
 absl::StatusOr<std::vector<HostTensor>>
-CudaProgram::call(const std::vector<HostTensor> &arguments) const {
+CudaProgram::call(const std::vector<const HostTensor *> &arguments) const {
   return callEntry(entry, signature, arguments);
 }
 
 absl::StatusOr<CudaTimedCall>
-CudaProgram::timedCall(const std::vector<HostTensor> &arguments) const {
+CudaProgram::timedCall(const std::vector<const HostTensor *> &arguments) const {
   if (absl::Status status = beginCudaTiming(); !status.ok())
     return status;
   CudaTimedCall out;

@@ -1,7 +1,6 @@
 //===- cuda_program.h - A module lowered for the GPU, compiled, callable --===//
 //
-// The steps the GPU target shares between one evaluation (cuda_evaluator.h)
-// and a search's sandboxed children (cuda_child.h): lower a module with the
+// The GPU target's steps (cuda_target.h uses them): lower a module with the
 // CUDA pipeline, JIT-compile its host code against the project's mgpu*
 // runtime (cuda_runtime.h), make its constant globals visible to kernels, and
 // call its entry on managed copies of the inputs, timed with CUDA events.
@@ -30,7 +29,7 @@ namespace gevo {
 /// serialised into it). Requests the entry's C interface first. A failure is
 /// InvalidArgument with the pipeline's diagnostics.
 absl::Status lowerForCuda(mlir::ModuleOp module, const std::string &entry,
-                          const CudaTarget &target);
+                          const CudaChip &target);
 
 /// Managed copies of input tensors (made once per variant), freed with it.
 class SharedArguments {
@@ -68,10 +67,10 @@ public:
   /// Calls the entry on `arguments` (managed memory: SharedArguments) and
   /// copies its results out; a driver error of the call is its status.
   absl::StatusOr<std::vector<HostTensor>>
-  call(const std::vector<HostTensor> &arguments) const;
+  call(const std::vector<const HostTensor *> &arguments) const;
   /// call(), timed with CUDA events and counting launches.
   absl::StatusOr<CudaTimedCall>
-  timedCall(const std::vector<HostTensor> &arguments) const;
+  timedCall(const std::vector<const HostTensor *> &arguments) const;
 
 private:
   CudaProgram() = default;

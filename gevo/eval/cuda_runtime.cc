@@ -69,10 +69,12 @@ CuDevicePtr devicePointer(void *pointer) {
 } // namespace
 
 // The C functions MLIR's GPU-to-LLVM translation calls, with the signatures
-// of MLIR's ExecutionEngine/CudaRuntimeWrappers.cpp.
-extern "C" {
+// of MLIR's ExecutionEngine/CudaRuntimeWrappers.cpp. The JIT finds them by
+// the addresses cudaRuntimeSymbols() registers under their names, so they
+// need no C linkage.
+namespace {
 
-static CuModule mgpuModuleLoad(void *data, size_t /*size*/) {
+CuModule mgpuModuleLoad(void *data, size_t /*size*/) {
   CuModule module = nullptr;
   if (const CudaDriverApi *driver = api())
     check(driver->moduleLoadData(&module, data), "cuModuleLoadData");
@@ -80,16 +82,16 @@ static CuModule mgpuModuleLoad(void *data, size_t /*size*/) {
 }
 
 // A PTX module: the driver compiles it (optimisation level left to it).
-static CuModule mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
+CuModule mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
   return mgpuModuleLoad(data, 0);
 }
 
-static void mgpuModuleUnload(CuModule module) {
+void mgpuModuleUnload(CuModule module) {
   if (const CudaDriverApi *driver = api(); driver && module)
     check(driver->moduleUnload(module), "cuModuleUnload");
 }
 
-static CuFunction mgpuModuleGetFunction(CuModule module, const char *name) {
+CuFunction mgpuModuleGetFunction(CuModule module, const char *name) {
   CuFunction function = nullptr;
   if (const CudaDriverApi *driver = api(); driver && module)
     check(driver->moduleGetFunction(&function, module, name),
@@ -97,11 +99,10 @@ static CuFunction mgpuModuleGetFunction(CuModule module, const char *name) {
   return function;
 }
 
-static void mgpuLaunchKernel(CuFunction function, intptr_t gridX,
-                             intptr_t gridY, intptr_t gridZ, intptr_t blockX,
-                             intptr_t blockY, intptr_t blockZ, int32_t smem,
-                             CuStream stream, void **params, void **extra,
-                             size_t /*paramsCount*/) {
+void mgpuLaunchKernel(CuFunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, CuStream stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
   const CudaDriverApi *driver = api();
   if (!driver || !function)
     return;
@@ -116,50 +117,49 @@ static void mgpuLaunchKernel(CuFunction function, intptr_t gridX,
 
 // The variant stream stands in for every stream the code asks for, so that
 // the timing events see all of its work.
-static CuStream mgpuStreamCreate() { return state().variantStream; }
+CuStream mgpuStreamCreate() { return state().variantStream; }
 
-static void mgpuStreamDestroy(CuStream stream) {
+void mgpuStreamDestroy(CuStream stream) {
   if (stream == state().variantStream)
     return;
   if (const CudaDriverApi *driver = api())
     check(driver->streamDestroy(stream), "cuStreamDestroy");
 }
 
-static void mgpuStreamSynchronize(CuStream stream) {
+void mgpuStreamSynchronize(CuStream stream) {
   if (const CudaDriverApi *driver = api())
     check(driver->streamSynchronize(stream), "cuStreamSynchronize");
 }
 
-static void mgpuStreamWaitEvent(CuStream stream, CuEvent event) {
+void mgpuStreamWaitEvent(CuStream stream, CuEvent event) {
   if (const CudaDriverApi *driver = api())
     check(driver->streamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
 }
 
-static CuEvent mgpuEventCreate() {
+CuEvent mgpuEventCreate() {
   CuEvent event = nullptr;
   if (const CudaDriverApi *driver = api())
     check(driver->eventCreate(&event, 0), "cuEventCreate");
   return event;
 }
 
-static void mgpuEventDestroy(CuEvent event) {
+void mgpuEventDestroy(CuEvent event) {
   if (const CudaDriverApi *driver = api())
     check(driver->eventDestroy(event), "cuEventDestroy");
 }
 
-static void mgpuEventSynchronize(CuEvent event) {
+void mgpuEventSynchronize(CuEvent event) {
   if (const CudaDriverApi *driver = api())
     check(driver->eventSynchronize(event), "cuEventSynchronize");
 }
 
-static void mgpuEventRecord(CuEvent event, CuStream stream) {
+void mgpuEventRecord(CuEvent event, CuStream stream) {
   if (const CudaDriverApi *driver = api())
     check(driver->eventRecord(event, stream), "cuEventRecord");
 }
 
 // gpu.alloc: device memory, or managed memory when the host shares it.
-static void *mgpuMemAlloc(uint64_t bytes, CuStream /*stream*/,
-                          bool isHostShared) {
+void *mgpuMemAlloc(uint64_t bytes, CuStream /*stream*/, bool isHostShared) {
   const CudaDriverApi *driver = api();
   CuDevicePtr pointer = 0;
   if (!driver || bytes == 0)
@@ -172,46 +172,46 @@ static void *mgpuMemAlloc(uint64_t bytes, CuStream /*stream*/,
   return reinterpret_cast<void *>(pointer);
 }
 
-static void mgpuMemFree(void *pointer, CuStream /*stream*/) {
+void mgpuMemFree(void *pointer, CuStream /*stream*/) {
   if (const CudaDriverApi *driver = api(); driver && pointer)
     check(driver->memFree(devicePointer(pointer)), "cuMemFree");
 }
 
-static void mgpuMemcpy(void *destination, void *source, size_t bytes,
-                       CuStream stream) {
+void mgpuMemcpy(void *destination, void *source, size_t bytes,
+                CuStream stream) {
   if (const CudaDriverApi *driver = api())
     check(driver->memcpyAsync(devicePointer(destination), devicePointer(source),
                               bytes, stream),
           "cuMemcpyAsync");
 }
 
-static void mgpuMemset32(void *destination, unsigned value, size_t count,
-                         CuStream stream) {
+void mgpuMemset32(void *destination, unsigned value, size_t count,
+                  CuStream stream) {
   if (const CudaDriverApi *driver = api())
     check(driver->memsetD32Async(devicePointer(destination), value, count,
                                  stream),
           "cuMemsetD32Async");
 }
 
-static void mgpuMemset16(void *destination, unsigned short value, size_t count,
-                         CuStream stream) {
+void mgpuMemset16(void *destination, unsigned short value, size_t count,
+                  CuStream stream) {
   if (const CudaDriverApi *driver = api())
     check(driver->memsetD16Async(devicePointer(destination), value, count,
                                  stream),
           "cuMemsetD16Async");
 }
 
-static void mgpuMemHostRegister(void *pointer, uint64_t bytes) {
+void mgpuMemHostRegister(void *pointer, uint64_t bytes) {
   if (const CudaDriverApi *driver = api())
     check(driver->memHostRegister(pointer, bytes, 0), "cuMemHostRegister");
 }
 
-static void mgpuMemHostUnregister(void *pointer) {
+void mgpuMemHostUnregister(void *pointer) {
   if (const CudaDriverApi *driver = api())
     check(driver->memHostUnregister(pointer), "cuMemHostUnregister");
 }
 
-static void mgpuSetDefaultDevice(int32_t device) {
+void mgpuSetDefaultDevice(int32_t device) {
   if (device != 0)
     keepError(absl::InvalidArgumentError(
         absl::StrCat("the CUDA runtime uses device 0 only, not ", device)));
@@ -219,21 +219,21 @@ static void mgpuSetDefaultDevice(int32_t device) {
 
 // memref.alloc in host code: managed memory, zero-filled (as the CPU
 // target's guarded allocations are), so kernels can use it.
-static void *sharedMalloc(size_t bytes) {
+void *sharedMalloc(size_t bytes) {
   void *pointer = allocateShared(bytes);
   if (pointer)
     std::memset(pointer, 0, bytes);
   return pointer;
 }
 
-static void *sharedAlignedAlloc(size_t /*alignment*/, size_t bytes) {
+void *sharedAlignedAlloc(size_t /*alignment*/, size_t bytes) {
   // Managed allocations are aligned to at least 256 bytes.
   return sharedMalloc(bytes);
 }
 
-static void sharedFree(void *pointer) { freeShared(pointer); }
+void sharedFree(void *pointer) { freeShared(pointer); }
 
-} // extern "C"
+} // namespace
 
 void *allocateShared(size_t bytes) {
   const CudaDriverApi *driver = api();

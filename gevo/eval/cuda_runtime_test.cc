@@ -83,7 +83,7 @@ TEST(CudaRuntimeTest, DefinesEveryFunctionTheLoweredHostCodeCalls) {
       *context, findRunfile("testdata/digits_mlp_predict/model.mlir"));
   ASSERT_TRUE(module.ok()) << module.status();
   registerCudaPipelinePasses();
-  CudaTarget target;
+  CudaChip target;
   target.format = CudaBinaryFormat::kPtx; // needs no CUDA toolkit
   ASSERT_TRUE(prepareCudaToolkit(target).ok());
   mlir::PassManager pm(context.get(), mlir::ModuleOp::getOperationName());

@@ -1,8 +1,6 @@
-//===- evaluator.cc - Evaluate a workload: parse, lower, JIT, run, score --===//
+//===- evaluator.cc - Evaluate a workload's module once, in this process --===//
 
 #include "gevo/eval/evaluator.h"
-
-#include <chrono>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -10,6 +8,8 @@
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/lowering.h"
+#include "gevo/eval/target.h"
+#include "gevo/eval/timed_runs.h"
 #include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
@@ -21,9 +21,13 @@
 namespace gevo {
 namespace {
 
-/// A module parsed, checked, lowered and compiled, with the timings taken.
+/// A module parsed, checked, lowered and compiled by the options' target,
+/// with the timings taken.
 struct CompiledModule {
-  std::unique_ptr<JitEntry> entry;
+  /// Outlives the target, whose lowering holds passes of it.
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<Target> target;
+  std::unique_ptr<CompiledVariant> variant;
   double parseMs = 0, lowerMs = 0, codegenMs = 0;
   LoweringNote lowering;
   SourceForm source = SourceForm::Linalg;
@@ -34,57 +38,62 @@ compileModule(const WorkloadSpec &spec, const DatasetSplit &data,
               const std::vector<HostTensor> &arguments,
               const std::string &moduleText, const std::string &bufferName,
               const EvaluationOptions &options) {
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
-  const std::string &pipeline = options.pipeline;
-  GEVO_RETURN_IF_ERROR(checkPipeline(*context, pipeline));
-  GEVO_RETURN_IF_ERROR(checkLlvmPipeline(options.codegen.llvmPipeline));
   CompiledModule compiled;
-  auto start = std::chrono::steady_clock::now();
-  GEVO_ASSIGN_OR_RETURN(
-      mlir::OwningOpRef<mlir::ModuleOp> module,
-      parseLinalgModule(*context, moduleText, bufferName, &compiled.source));
+  GEVO_ASSIGN_OR_RETURN(compiled.target, makeTarget(options));
+  Target &target = *compiled.target;
+  GEVO_RETURN_IF_ERROR(target.start());
+  compiled.context = createContext();
+  GEVO_RETURN_IF_ERROR(target.prepare(*compiled.context));
+  auto start = SteadyClock::now();
+  GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                        parseLinalgModule(*compiled.context, moduleText,
+                                          bufferName, &compiled.source));
   compiled.parseMs = millisecondsSince(start);
   GEVO_ASSIGN_OR_RETURN(EntrySignature signature,
                         readEntrySignature(*module, spec.entry));
   GEVO_RETURN_IF_ERROR(checkSignature(spec, signature, arguments, data));
-  requestCInterface(*module, spec.entry);
-  start = std::chrono::steady_clock::now();
-  GEVO_RETURN_IF_ERROR(
-      lowerToLLVMDialect(*module, pipeline, &compiled.lowering));
+  start = SteadyClock::now();
+  GEVO_RETURN_IF_ERROR(target.lower(*module, spec.entry, &compiled.lowering));
   compiled.lowerMs = millisecondsSince(start);
-  start = std::chrono::steady_clock::now();
-  GEVO_ASSIGN_OR_RETURN(compiled.entry,
-                        JitEntry::compile(*module, signature, options.codegen));
+  start = SteadyClock::now();
+  GEVO_ASSIGN_OR_RETURN(compiled.variant, target.compile(*module, signature));
   compiled.codegenMs = millisecondsSince(start);
   return compiled;
 }
 
+/// The report's fields that compiling the module gave.
+EvaluationReport startReport(const WorkloadSpec &spec,
+                             const std::string &bufferName,
+                             const EvaluationOptions &options,
+                             const CompiledModule &compiled) {
+  EvaluationReport report;
+  report.workload = spec.name;
+  report.modulePath = bufferName;
+  report.pipeline = compiled.target->pipelineText(compiled.lowering);
+  report.loweredWith = compiled.lowering.loweredWith;
+  report.source = toString(compiled.source);
+  report.fallbackReason = compiled.lowering.fallbackReason;
+  report.parseMs = compiled.parseMs;
+  report.lowerMs = compiled.lowerMs;
+  report.codegenMs = compiled.codegenMs;
+  report.target = options.target;
+  report.deviceTime = compiled.target->capabilities().deviceTime;
+  return report;
+}
+
+/// The variant's logits, run once on the split scored as `evalSplit`.
+absl::StatusOr<ClassificationScore> runAndScore(const WorkloadSpec &spec,
+                                                const DatasetSplit &data,
+                                                SplitRole evalSplit,
+                                                CompiledModule &compiled) {
+  std::vector<HostTensor> arguments = bindArguments(spec, data, evalSplit);
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<PlacedInputs> inputs,
+                        compiled.target->place(arguments));
+  GEVO_ASSIGN_OR_RETURN(TimedRun run, compiled.variant->run(*inputs));
+  return scoreSplit(data, evalSplit, run.results[spec.logitsResult()]);
+}
+
 } // namespace
-
-absl::Status checkTarget(const std::string &target) {
-  if (target == "cpu" || target == "cuda")
-    return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("--target must be cpu or cuda, not '", target, "'"));
-}
-
-std::string useOtherPipeline(const std::string &pipeline,
-                             EvaluationOptions &options) {
-  if (options.target == "cuda") {
-    options.target = "cpu";
-    options.pipeline = kVectorPipelineName;
-    return "the CPU target (vectorising pipeline)";
-  }
-  if (!pipeline.empty() && pipeline != kVectorPipelineName) {
-    options.pipeline = kVectorPipelineName;
-    return "the vectorising pipeline";
-  }
-  options.pipeline = std::string("canonicalize, cse, ") + kPlainCpuPipeline;
-  options.codegen.llvmPipeline = "default<O3>";
-  options.codegen.optLevel = 3;
-  return "the plain pipeline (linalg to loops) after canonicalize and cse, "
-         "LLVM -O3";
-}
 
 absl::StatusOr<EvaluationReport>
 evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
@@ -95,41 +104,27 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
   GEVO_ASSIGN_OR_RETURN(
       CompiledModule compiled,
       compileModule(spec, data, arguments, moduleText, bufferName, options));
-  EvaluationReport report;
-  report.workload = spec.name;
-  report.modulePath = bufferName;
-  PipelineChoice choice = resolvePipeline(options.pipeline);
-  report.pipeline =
-      compiled.lowering.fellBack() ? choice.fallbackPasses : choice.passes;
-  report.loweredWith = compiled.lowering.loweredWith;
-  report.source = toString(compiled.source);
-  report.fallbackReason = compiled.lowering.fallbackReason;
-  report.parseMs = compiled.parseMs;
-  report.lowerMs = compiled.lowerMs;
-  report.codegenMs = compiled.codegenMs;
+  EvaluationReport report = startReport(spec, bufferName, options, compiled);
 
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<PlacedInputs> inputs,
+                        compiled.target->place(arguments));
   auto [warmup, repeats] = runCounts(options, spec);
-  std::vector<HostTensor> results;
-  for (int i = 0; i < warmup + repeats; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    GEVO_ASSIGN_OR_RETURN(results, compiled.entry->run(pointersTo(arguments)));
-    if (i >= warmup)
-      report.runMs.push_back(millisecondsSince(start));
-  }
+  TimedRuns runs;
+  if (std::optional<ScheduleFailure> failure = makeTimedRuns(
+          {warmup, repeats, 0}, *compiled.variant, nullptr, *inputs, runs))
+    return failure->status;
+  report.runMs = runs.ms;
   report.medianRunMs = median(report.runMs);
-  const Dataset &validation = evalData(data, SplitRole::Validation);
+  if (report.deviceTime) {
+    report.hostRunMs = runs.hostMs;
+    report.launchesPerRun = runs.launches;
+  }
   GEVO_ASSIGN_OR_RETURN(report.validation,
-                        scoreLogits(results[spec.logitsResult()],
-                                    validation.labels, validation.numClasses));
+                        scoreSplit(data, SplitRole::Validation,
+                                   runs.results[spec.logitsResult()]));
   if (options.scoreTest) {
-    std::vector<HostTensor> testArguments =
-        bindArguments(spec, data, SplitRole::Test);
-    GEVO_ASSIGN_OR_RETURN(results,
-                          compiled.entry->run(pointersTo(testArguments)));
-    const Dataset &test = evalData(data, SplitRole::Test);
     GEVO_ASSIGN_OR_RETURN(report.test,
-                          scoreLogits(results[spec.logitsResult()], test.labels,
-                                      test.numClasses));
+                          runAndScore(spec, data, SplitRole::Test, compiled));
   }
   return report;
 }
@@ -151,7 +146,10 @@ runWorkloadResults(const WorkloadSpec &spec, const DatasetSplit &data,
   GEVO_ASSIGN_OR_RETURN(
       CompiledModule compiled,
       compileModule(spec, data, arguments, text, spec.modulePath, options));
-  return compiled.entry->run(pointersTo(arguments));
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<PlacedInputs> inputs,
+                        compiled.target->place(arguments));
+  GEVO_ASSIGN_OR_RETURN(TimedRun run, compiled.variant->run(*inputs));
+  return std::move(run.results);
 }
 
 std::string toJson(const EvaluationReport &report) {
@@ -178,6 +176,12 @@ std::string toJson(const EvaluationReport &report) {
     object["fallback"] = report.fallbackReason;
   if (report.test.total > 0)
     object["test"] = score(report.test);
+  if (report.deviceTime) {
+    object["target"] = report.target;
+    object["kernel_ms"] = report.medianRunMs;
+    object["host_run_ms"] = median(report.hostRunMs);
+    object["launches_per_run"] = report.launchesPerRun;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -211,6 +215,13 @@ std::string toText(const EvaluationReport &report) {
                       ? ""
                       : " (fallback: " + report.fallbackReason + ")",
                   "\n");
+  if (report.deviceTime)
+    absl::StrAppend(
+        &text,
+        absl::StrFormat("  target %s: kernel time %.3f ms (CUDA events), "
+                        "host %.3f ms, %d launches per run\n",
+                        report.target, report.medianRunMs,
+                        median(report.hostRunMs), report.launchesPerRun));
   return text;
 }
 

@@ -8,8 +8,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/allocation_guards.h"
 #include "gevo/eval/kernel_cache.h"
-#include "gevo/eval/sandbox.h"
+#include "gevo/eval/memref_descriptor.h"
+#include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -75,93 +77,6 @@ llvm::CodeGenOptLevel toCodeGenLevel(int level) {
   }
 }
 
-/// A memref descriptor as the C interface lays it out: allocated pointer,
-/// aligned pointer, offset, sizes[rank], strides[rank]; all 8-byte words.
-size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
-
-void writeDescriptor(const HostTensor &tensor, int64_t *words) {
-  size_t rank = tensor.shape.size();
-  auto pointer = reinterpret_cast<int64_t>(tensor.data());
-  words[0] = pointer;
-  words[1] = pointer;
-  words[2] = 0;
-  int64_t stride = 1;
-  for (size_t i = rank; i-- > 0;) {
-    words[3 + i] = tensor.shape[i];
-    words[3 + rank + i] = stride;
-    stride *= tensor.shape[i];
-  }
-}
-
-/// Copies a (possibly strided) result into a dense tensor.
-absl::StatusOr<HostTensor>
-readDescriptor(const int64_t *words, const TensorSpec &spec, size_t index) {
-  size_t rank = spec.shape.size();
-  std::vector<int64_t> shape(words + 3, words + 3 + rank);
-  if (!spec.accepts(spec.type, shape))
-    return absl::InternalError(
-        absl::StrCat("result #", index, " came back as ",
-                     TensorSpec{spec.type, shape}.toString(),
-                     " but its type is ", spec.toString()));
-  HostTensor tensor(spec.type, shape);
-  const char *base = reinterpret_cast<const char *>(words[1]);
-  if (tensor.numElements() > 0 && !base)
-    return absl::InternalError(
-        absl::StrCat("result #", index, " came back as a null buffer"));
-  size_t width = byteWidth(spec.type);
-  char *out = reinterpret_cast<char *>(tensor.data());
-  std::vector<int64_t> position(rank, 0);
-  for (int64_t n = 0; n < tensor.numElements(); ++n) {
-    int64_t offset = words[2];
-    for (size_t i = 0; i < rank; ++i)
-      offset += position[i] * words[3 + rank + i];
-    std::memcpy(out + n * width, base + offset * width, width);
-    for (size_t i = rank; i-- > 0;) {
-      if (++position[i] < shape[i])
-        break;
-      position[i] = 0;
-    }
-  }
-  return tensor;
-}
-
-// What fresh allocations are filled with: a variant that reads memory it
-// never wrote (a deleted fill, say) sees the same bytes in every process,
-// and a second run with another fill shows that it reads them.
-unsigned char allocationFill = 0;
-
-void *guardedMalloc(size_t size) {
-  void *pointer =
-      allocationFill == 0 ? std::calloc(1, size) : std::malloc(size);
-  if (!pointer && size != 0)
-    exitOnAllocationFailure();
-  if (pointer && allocationFill != 0)
-    std::memset(pointer, allocationFill, size);
-  return pointer;
-}
-
-void *guardedCalloc(size_t count, size_t size) {
-  void *pointer = std::calloc(count, size);
-  if (!pointer && count != 0 && size != 0)
-    exitOnAllocationFailure();
-  return pointer;
-}
-
-void *guardedAlignedAlloc(size_t alignment, size_t size) {
-  void *pointer = std::aligned_alloc(alignment, size);
-  if (!pointer && size != 0)
-    exitOnAllocationFailure();
-  if (pointer)
-    std::memset(pointer, allocationFill, size);
-  return pointer;
-}
-
-std::vector<std::pair<std::string, void *>> allocationGuardAddresses() {
-  return {{"malloc", reinterpret_cast<void *>(&guardedMalloc)},
-          {"calloc", reinterpret_cast<void *>(&guardedCalloc)},
-          {"aligned_alloc", reinterpret_cast<void *>(&guardedAlignedAlloc)}};
-}
-
 /// `addresses` as exported absolute symbols for a JIT.
 llvm::orc::SymbolMap
 toSymbolMap(llvm::orc::MangleAndInterner &interner,
@@ -178,8 +93,6 @@ llvm::orc::SymbolMap allocationGuards(llvm::orc::MangleAndInterner interner) {
 }
 
 } // namespace
-
-void setAllocationFill(unsigned char byte) { allocationFill = byte; }
 
 JitEntry::~JitEntry() = default;
 
@@ -221,9 +134,11 @@ bool outlinedKernelCompiled(const std::string &name,
   return kernelAvailable(outlinedKernelSymbol(name, settings), settings);
 }
 
-absl::StatusOr<std::unique_ptr<JitEntry>>
-JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
-                  const CodegenOptions &options) {
+namespace {
+
+/// A target machine for the host at `optLevel`.
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>>
+hostTargetMachine(int optLevel) {
   initializeNativeTargetOnce();
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> machineBuilder =
       llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -231,71 +146,124 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
     return absl::InternalError(
         absl::StrCat("cannot detect the host target: ",
                      llvm::toString(machineBuilder.takeError())));
-  machineBuilder->setCodeGenOptLevel(toCodeGenLevel(options.optLevel));
+  machineBuilder->setCodeGenOptLevel(toCodeGenLevel(optLevel));
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
       machineBuilder->createTargetMachine();
   if (!targetMachine)
     return absl::InternalError(
         absl::StrCat("cannot create a target machine: ",
                      llvm::toString(targetMachine.takeError())));
-  llvm::TargetMachine *machine = targetMachine->get();
-  std::string llvmPipeline = options.llvmPipeline;
-  double optimizeMs = 0;
-  auto transformer = [&](llvm::Module *module) -> llvm::Error {
-    if (llvmPipeline.empty())
+  return std::move(*targetMachine);
+}
+
+/// How the ExecutionEngine gets its LLVM module: translated, its loop nests
+/// moved to the process's kernel cache; on any failure of that, compiled
+/// whole (kernels the lowering left out still linked from the cache). Also
+/// the LLVM IR pipeline, timed.
+class ModuleBuilder {
+public:
+  ModuleBuilder(const ModuleBuilder &) = delete;
+  ModuleBuilder(const CodegenOptions &options, llvm::TargetMachine &machine)
+      : options(options), machine(machine),
+        settings(kernelSettingsFor(options)) {
+    settings.optimize = [this](llvm::Module &module) {
+      return optimize(module);
+    };
+  }
+  std::unique_ptr<llvm::Module> build(mlir::Operation *op,
+                                      llvm::LLVMContext &context);
+  /// The transformer: the LLVM IR pipeline over the module, timed.
+  llvm::Error transform(llvm::Module *module) {
+    if (options.llvmPipeline.empty())
       return llvm::Error::success();
     double start = processCpuMs();
-    llvm::Error error = runLlvmPipeline(*module, llvmPipeline, machine);
+    llvm::Error error = optimize(*module);
     optimizeMs += processCpuMs() - start;
     return error;
-  };
-  // Kernels go to the process's cache; on any failure the module is compiled
-  // whole (kernels the lowering left out still linked from the cache).
+  }
+  /// Every symbol the module's code is linked to besides the runtime's.
+  void registerSymbols(mlir::ExecutionEngine &engine) const;
+
   KernelLinks kernels;
   std::string kernelFailure;
-  KernelSettings kernelSettings = kernelSettingsFor(options);
-  kernelSettings.optimize = [&](llvm::Module &module) {
-    return llvmPipeline.empty()
+  double optimizeMs = 0;
+
+private:
+  llvm::Error optimize(llvm::Module &module) {
+    return options.llvmPipeline.empty()
                ? llvm::Error::success()
-               : runLlvmPipeline(module, llvmPipeline, machine);
-  };
+               : runLlvmPipeline(module, options.llvmPipeline, &machine);
+  }
+
+  const CodegenOptions &options;
+  llvm::TargetMachine &machine;
+  KernelSettings settings;
   std::vector<std::pair<std::string, void *>> declared;
-  auto buildModule =
-      [&](mlir::Operation *op,
-          llvm::LLVMContext &context) -> std::unique_ptr<llvm::Module> {
-    std::unique_ptr<llvm::Module> module =
-        mlir::translateModuleToLLVMIR(op, context);
-    if (!module || !options.cacheKernels)
-      return module;
-    module->setDataLayout(machine->createDataLayout());
-    module->setTargetTriple(machine->getTargetTriple());
-    llvm::Expected<KernelLinks> linked =
-        linkKernels(*module, *machine, kernelSettings);
-    if (linked) {
-      kernels = std::move(*linked);
-      // What is left runs once per call of the code around the kernels
-      // (allocations, descriptors, the calls); the fast instruction
-      // selector compiles it in half the time, at no measurable cost to
-      // the run (BENCHMARKS.md §9).
-      if (!kernels.symbols.empty())
-        machine->setOptLevel(llvm::CodeGenOptLevel::None);
-      return module;
-    }
-    kernelFailure = llvm::toString(linked.takeError());
-    module = mlir::translateModuleToLLVMIR(op, context);
-    if (!module)
-      return module;
-    auto found = declaredKernels(*module, kernelSettings);
-    if (!found) {
-      kernelFailure += "; " + llvm::toString(found.takeError());
-      return nullptr;
-    }
-    declared = std::move(*found);
+};
+
+std::unique_ptr<llvm::Module> ModuleBuilder::build(mlir::Operation *op,
+                                                   llvm::LLVMContext &context) {
+  std::unique_ptr<llvm::Module> module =
+      mlir::translateModuleToLLVMIR(op, context);
+  if (!module || !options.cacheKernels)
     return module;
+  module->setDataLayout(machine.createDataLayout());
+  module->setTargetTriple(machine.getTargetTriple());
+  llvm::Expected<KernelLinks> linked = linkKernels(*module, machine, settings);
+  if (linked) {
+    kernels = std::move(*linked);
+    // What is left runs once per call of the code around the kernels
+    // (allocations, descriptors, the calls); the fast instruction selector
+    // compiles it in half the time, at no measurable cost to the run
+    // (BENCHMARKS.md §9).
+    if (!kernels.symbols.empty())
+      machine.setOptLevel(llvm::CodeGenOptLevel::None);
+    return module;
+  }
+  kernelFailure = llvm::toString(linked.takeError());
+  module = mlir::translateModuleToLLVMIR(op, context);
+  if (!module)
+    return module;
+  auto found = declaredKernels(*module, settings);
+  if (!found) {
+    kernelFailure += "; " + llvm::toString(found.takeError());
+    return nullptr;
+  }
+  declared = std::move(*found);
+  return module;
+}
+
+void ModuleBuilder::registerSymbols(mlir::ExecutionEngine &engine) const {
+  if (options.guardAllocations)
+    engine.registerSymbols(allocationGuards);
+  if (!kernels.symbols.empty())
+    engine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+      return toSymbolMap(interner, kernels.symbols);
+    });
+  if (!declared.empty())
+    engine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+      return toSymbolMap(interner, declared);
+    });
+}
+
+} // namespace
+
+absl::StatusOr<std::unique_ptr<JitEntry>>
+JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
+                  const CodegenOptions &options) {
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> machine,
+                        hostTargetMachine(options.optLevel));
+  ModuleBuilder builder(options, *machine);
+  // The engine's options hold references to these (function_ref).
+  auto buildModule = [&](mlir::Operation *op, llvm::LLVMContext &context) {
+    return builder.build(op, context);
+  };
+  auto transform = [&](llvm::Module *module) {
+    return builder.transform(module);
   };
   mlir::ExecutionEngineOptions engineOptions;
   engineOptions.llvmModuleBuilder = buildModule;
-  engineOptions.transformer = transformer;
+  engineOptions.transformer = transform;
   engineOptions.jitCodeGenOptLevel = toCodeGenLevel(options.optLevel);
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
@@ -303,22 +271,15 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
   engineOptions.sharedLibPaths = sharedLibs;
   llvm::Expected<std::unique_ptr<mlir::ExecutionEngine>> engine =
       mlir::ExecutionEngine::create(llvmModule, engineOptions,
-                                    std::move(*targetMachine));
+                                    std::move(machine));
   if (!engine)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot compile the lowered module: ",
-        llvm::toString(engine.takeError()),
-        kernelFailure.empty() ? "" : " (kernels: " + kernelFailure + ")"));
-  if (options.guardAllocations)
-    (*engine)->registerSymbols(allocationGuards);
-  if (!kernels.symbols.empty())
-    (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-      return toSymbolMap(interner, kernels.symbols);
-    });
-  if (!declared.empty())
-    (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-      return toSymbolMap(interner, declared);
-    });
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot compile the lowered module: ",
+                     llvm::toString(engine.takeError()),
+                     builder.kernelFailure.empty()
+                         ? ""
+                         : " (kernels: " + builder.kernelFailure + ")"));
+  builder.registerSymbols(**engine);
   std::string wrapper = "_mlir_ciface_" + signature.name;
   llvm::Expected<void (*)(void **)> packed = (*engine)->lookupPacked(wrapper);
   if (!packed)
@@ -330,11 +291,11 @@ JitEntry::compile(mlir::ModuleOp llvmModule, const EntrySignature &signature,
   entry->engine = std::move(*engine);
   entry->packedEntry = *packed;
   entry->signature = signature;
-  entry->llvmOptimizeMs = optimizeMs;
-  entry->kernelsCompiled = kernels.compiled;
-  entry->kernelsReused = kernels.reused;
-  entry->kernelsLoaded = kernels.loaded;
-  entry->kernelFailure = kernelFailure;
+  entry->llvmOptimizeMs = builder.optimizeMs;
+  entry->kernelsCompiled = builder.kernels.compiled;
+  entry->kernelsReused = builder.kernels.reused;
+  entry->kernelsLoaded = builder.kernels.loaded;
+  entry->kernelFailure = builder.kernelFailure;
   return entry;
 }
 

@@ -31,8 +31,9 @@ mlir::func::FuncOp makeKernel(mlir::Operation *op,
   for (mlir::Value value : inputs)
     types.push_back(value.getType());
   mlir::OpBuilder builder(op->getContext());
-  auto function = builder.create<mlir::func::FuncOp>(
-      op->getLoc(), kOutlinedKernelPrefix, builder.getFunctionType(types, {}));
+  auto function =
+      mlir::func::FuncOp::create(builder, op->getLoc(), kOutlinedKernelPrefix,
+                                 builder.getFunctionType(types, {}));
   function.setPrivate();
   mlir::Block *entry = function.addEntryBlock();
   mlir::IRMapping mapping;
@@ -40,7 +41,7 @@ mlir::func::FuncOp makeKernel(mlir::Operation *op,
     mapping.map(value, argument);
   builder.setInsertionPointToEnd(entry);
   builder.clone(*op, mapping);
-  builder.create<mlir::func::ReturnOp>(op->getLoc());
+  mlir::func::ReturnOp::create(builder, op->getLoc());
   return function;
 }
 
@@ -96,8 +97,8 @@ public:
         symbols.insert(kernel);
       }
       mlir::OpBuilder builder(op);
-      builder.create<mlir::func::CallOp>(op->getLoc(), name, mlir::TypeRange{},
-                                         inputs.getArrayRef());
+      mlir::func::CallOp::create(builder, op->getLoc(), name, mlir::TypeRange{},
+                                 inputs.getArrayRef());
       op->erase();
     }
   }

@@ -9,6 +9,8 @@
 
 #include "gevo/eval/variant_session.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/bindings.h"
 #include "gevo/eval/child_payload.h"
@@ -19,7 +21,11 @@
 
 namespace gevo {
 
-Measurement EvaluationSession::decode(const ChildResult &result) const {
+namespace {
+
+/// The measurement of a child that did not end by sending a report; none
+/// when it exited normally.
+std::optional<Measurement> endingFailure(const ChildResult &result) {
   std::string stderrLine = lastLine(result.stderrTail);
   auto withStderr = [&](std::string what) {
     return stderrLine.empty() ? what : absl::StrCat(what, ": ", stderrLine);
@@ -41,16 +47,11 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
       return failedMeasurement(Outcome::Crash, withStderr(result.describe()));
     break;
   }
-  size_t newline = result.payload.find('\n');
-  llvm::Expected<llvm::json::Value> value =
-      llvm::json::parse(llvm::StringRef(result.payload).substr(0, newline));
-  if (newline == std::string::npos || !value) {
-    if (!value)
-      llvm::consumeError(value.takeError());
-    return failedMeasurement(Outcome::Crash,
-                             "the child sent back a malformed report");
-  }
-  const llvm::json::Object &header = *value->getAsObject();
+  return std::nullopt;
+}
+
+/// The measurement of a child that reported a failed stage; none for "ok".
+std::optional<Measurement> stageFailure(const llvm::json::Object &header) {
   std::string stage = header.getString("stage").value_or("").str();
   std::string message = header.getString("message").value_or("").str();
   if (stage == "lowering" || stage == "codegen")
@@ -70,7 +71,11 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
   if (stage != "ok")
     return failedMeasurement(Outcome::Crash,
                              "the child sent back an unknown stage");
+  return std::nullopt;
+}
 
+/// The timings a successful child reported.
+Measurement readTimings(const llvm::json::Object &header) {
   Measurement m;
   m.lowerMs = header.getNumber("lower_ms").value_or(0);
   m.codegenMs = header.getNumber("codegen_ms").value_or(0);
@@ -91,26 +96,25 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
     m.baselineMedianRunMs = median(baselineMs);
     m.runtimeRatio = median(ratios);
   }
-  // Rebuild the tensors the child sent.
-  absl::StatusOr<std::vector<HostTensor>> decoded =
-      decodePayloadTensors(header, result.payload, newline + 1);
-  if (!decoded.ok())
-    return failedMeasurement(Outcome::Crash,
-                             std::string(decoded.status().message()));
-  std::vector<HostTensor> tensors = std::move(*decoded);
+  return m;
+}
+
+/// Scores the logits the child sent (validation, then test if sent) into
+/// `m`; a failed measurement when they cannot be scored.
+Measurement scoreLogitsSent(const DatasetSplit &data,
+                            const std::vector<HostTensor> &tensors,
+                            Measurement m) {
   if (tensors.empty())
     return failedMeasurement(Outcome::Crash, "the child sent back no logits");
-  const Dataset &validation = evalData(data, SplitRole::Validation);
   absl::StatusOr<ClassificationScore> score =
-      scoreLogits(tensors[0], validation.labels, validation.numClasses);
+      scoreSplit(data, SplitRole::Validation, tensors[0]);
   if (!score.ok())
     return failedMeasurement(Outcome::WrongShape,
                              std::string(score.status().message()));
   m.validation = *score;
   if (tensors.size() > 1) {
-    const Dataset &test = evalData(data, SplitRole::Test);
     absl::StatusOr<ClassificationScore> testScore =
-        scoreLogits(tensors[1], test.labels, test.numClasses);
+        scoreSplit(data, SplitRole::Test, tensors[1]);
     if (!testScore.ok())
       return failedMeasurement(Outcome::WrongShape,
                                std::string(testScore.status().message()));
@@ -122,6 +126,32 @@ Measurement EvaluationSession::decode(const ChildResult &result) const {
                             " rows of logits hold NaN or infinity");
   }
   return m;
+}
+
+} // namespace
+
+Measurement EvaluationSession::decode(const ChildResult &result) const {
+  if (std::optional<Measurement> ended = endingFailure(result))
+    return *ended;
+  size_t newline = result.payload.find('\n');
+  llvm::Expected<llvm::json::Value> value =
+      llvm::json::parse(llvm::StringRef(result.payload).substr(0, newline));
+  if (newline == std::string::npos || !value) {
+    if (!value)
+      llvm::consumeError(value.takeError());
+    return failedMeasurement(Outcome::Crash,
+                             "the child sent back a malformed report");
+  }
+  const llvm::json::Object &header = *value->getAsObject();
+  if (std::optional<Measurement> failed = stageFailure(header))
+    return *failed;
+  // Rebuild the tensors the child sent.
+  absl::StatusOr<std::vector<HostTensor>> decoded =
+      decodePayloadTensors(header, result.payload, newline + 1);
+  if (!decoded.ok())
+    return failedMeasurement(Outcome::Crash,
+                             std::string(decoded.status().message()));
+  return scoreLogitsSent(data, *decoded, readTimings(header));
 }
 
 } // namespace gevo

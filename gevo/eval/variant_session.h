@@ -1,13 +1,14 @@
 //===- variant_session.h - Evaluate many variants of one workload, isolated
 //===//
 //
-// What the search evaluates per variant, prepared once: the workload's data
-// and bound argument tensors, a context holding the unmodified module, and the
-// lowering pipeline. Each variant (a module of that context, already edited)
-// is checked in the parent (verifies, entry signature still fits), then
-// lowered, JIT-compiled and run in a sandbox child. The child sends back raw
+// How the search, analysis and benchmarks measure variants, prepared once:
+// the workload's data and bound argument tensors, a context holding the
+// unmodified module, and the options' Target (target.h). Each variant (a
+// module of that context, already edited) is checked in the parent
+// (verifies, entry signature still fits), then lowered, compiled and run by
+// the Target in a sandbox child (session_child.cc). The child sends back raw
 // logits and timings only; the harness scores them here, in the parent, where
-// the variant cannot reach the labels.
+// the variant cannot reach the labels (session_decode.cc).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_VARIANT_SESSION_H
@@ -21,6 +22,7 @@
 #include "gevo/eval/evaluator.h"
 #include "gevo/eval/measurement.h"
 #include "gevo/eval/sandbox.h"
+#include "gevo/eval/target.h"
 #include "gevo/eval/workload.h"
 #include "gevo/ir/frontend.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -63,6 +65,8 @@ public:
     return form == SourceForm::Tosa ? toString(form) : "";
   }
   const std::string &pipeline() const { return pipelineText; }
+  /// Where variants run, and what it can check.
+  const Target &target() const { return *runner; }
 
   /// Evaluates `variant` (a module of context() or of another context with
   /// the same dialects) in a child of `pool` and
@@ -78,15 +82,10 @@ public:
 
 private:
   EvaluationSession() = default;
-  struct ChildReport;
+  /// In the child: lowers, compiles and runs `variant`; the payload
+  /// (child_payload.h) for the parent (session_child.cc).
   std::string runInChild(mlir::ModuleOp variant, const RunRequest &request);
-  /// runInChild for --target=cuda (cuda_session_child.cc).
-  std::string runCudaInChild(mlir::ModuleOp variant, const RunRequest &request);
-  const EntrySignature &entrySignature() const;
   Measurement decode(const ChildResult &result) const;
-  /// Lowers and compiles the unmodified program once in this process, so
-  /// that the children forked from it start warm.
-  void warmUp();
 
   WorkloadSpec workload;
   EvaluationOptions options;
@@ -96,8 +95,8 @@ private:
   std::unique_ptr<mlir::MLIRContext> mlirContext;
   mlir::OwningOpRef<mlir::ModuleOp> baselineModule;
   SourceForm form = SourceForm::Linalg;
-  struct Prepared;
-  std::unique_ptr<Prepared> prepared;
+  std::unique_ptr<Target> runner;
+  std::unique_ptr<EntrySignature> signature;
 };
 
 } // namespace gevo

@@ -8,7 +8,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/spec_reader.h"
-#include "gevo/eval/workload_data.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "llvm/Support/Error.h"
@@ -182,6 +181,10 @@ absl::StatusOr<WorkloadSpec> loadWorkloadSpec(const std::string &path) {
         specPath, ": cannot open workload spec (expected a workload.json file "
                   "or a directory holding one)"));
   return parseWorkloadSpec(*text, specPath);
+}
+
+absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec) {
+  return loadDataSource(spec.data);
 }
 
 const char *toString(SplitRole role) {

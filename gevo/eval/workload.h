@@ -1,5 +1,4 @@
-//===- workload.h - What a workload is: module, data, bindings, objectives
-//-===//
+//===- workload.h - What a workload is: module, data, bindings, objectives ===//
 //
 // A workload ties an MLIR module to a data set: which function to call, which
 // split and field feeds each argument, which result holds the logits, how to
@@ -16,8 +15,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "gevo/eval/data_source.h"
 #include "gevo/eval/dataset.h"
-#include "gevo/eval/feature_scaling.h"
 
 namespace gevo {
 
@@ -38,30 +37,6 @@ struct ArgumentBinding {
 };
 
 enum class ResultRole { Logits, Other };
-
-/// A file (CSV, or an IDX images/labels pair) and the rows [begin, end) of it
-/// that one split takes; `end` < 0: to the end of the file.
-struct SplitFile {
-  std::string path;       // CSV file.
-  std::string imagesPath; // IDX images.
-  std::string labelsPath; // IDX labels.
-  int64_t begin = 0;
-  int64_t end = -1;
-  /// "spec:line:col: error: at $.data.<split>", for errors found on loading.
-  std::string where;
-};
-
-struct DataSource {
-  enum class Format { Csv, Idx } format = Format::Csv;
-  /// One file split by a seeded shuffle (`split`), or one file per split.
-  SplitFile whole;
-  bool filePerSplit = false;
-  SplitFile train, validation, test;
-  CsvOptions csv;
-  int64_t numClasses = 0;
-  SplitOptions split;
-  FeatureScaling scaling;
-};
 
 struct WorkloadSpec {
   std::string name;
@@ -89,9 +64,7 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
 /// Reads a spec from a `workload.json` file or a directory holding one.
 absl::StatusOr<WorkloadSpec> loadWorkloadSpec(const std::string &path);
 
-/// Loads the spec's data (one file split by its seed, or a file per split),
-/// takes each split's rows and scales its features. Errors about a split's
-/// rows point at the spec's line.
+/// Loads the spec's data (loadDataSource, data_source.h).
 absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec);
 
 const char *toString(SplitRole role);

@@ -38,28 +38,27 @@ Measurement combineChildren(const std::vector<Measurement> &runs) {
   return out;
 }
 
-namespace {} // namespace
-
 Workbench::~Workbench() = default;
 
 absl::StatusOr<std::unique_ptr<Workbench>>
 Workbench::create(const WorkloadSpec &spec, WorkbenchOptions options) {
   std::unique_ptr<Workbench> bench(new Workbench());
   bench->options = std::move(options);
-  const bool onGpu = bench->options.evaluation.target == "cuda";
-  // On the GPU target children share one device: by default one at a time,
-  // so that no variant's kernel time includes another's. And no address-space
-  // limit: the driver reserves far more than it maps (host buffers are
-  // managed memory, bounded by the device).
-  if (onGpu)
+  GEVO_ASSIGN_OR_RETURN(bench->session, EvaluationSession::create(
+                                            spec, bench->options.evaluation));
+  const bool sharedDevice =
+      bench->session->target().capabilities().sharedDevice;
+  // On a device that children share (the GPU target): by default one at a
+  // time, so that no variant's kernel time includes another's. And no
+  // address-space limit: the driver reserves far more than it maps (host
+  // buffers are managed memory, bounded by the device).
+  if (sharedDevice)
     bench->options.memoryBytes = 0;
   bench->workerCount =
       bench->options.workers > 0 ? bench->options.workers
-      : onGpu
+      : sharedDevice
           ? 1
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  GEVO_ASSIGN_OR_RETURN(bench->session, EvaluationSession::create(
-                                            spec, bench->options.evaluation));
   bench->baselineKey = modelFingerprint(bench->session->baseline());
   GEVO_ASSIGN_OR_RETURN(
       bench->variants,

@@ -1,12 +1,13 @@
-//===- workload_data.cc - A workload's data: files, splits, scaling -------===//
+//===- data_source.cc - A workload's data: files, splits, scaling ---------===//
 
-#include "gevo/eval/workload_data.h"
+#include "gevo/eval/data_source.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/spec_reader.h"
 #include "gevo/support/status_macros.h"
 
 namespace gevo {
@@ -250,8 +251,7 @@ absl::Status parseDataSource(const SpecReader &reader,
   return absl::OkStatus();
 }
 
-absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec) {
-  const DataSource &data = spec.data;
+absl::StatusOr<DatasetSplit> loadDataSource(const DataSource &data) {
   DatasetSplit split;
   if (data.filePerSplit) {
     GEVO_ASSIGN_OR_RETURN(split, loadFilePerSplit(data));

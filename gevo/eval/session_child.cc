@@ -1,0 +1,246 @@
+//===- session_child.cc - A session's sandboxed child: compile, run, time -===//
+//
+// EvaluationSession::runInChild, on every target: the variant lowered and
+// compiled by the session's Target, the unmodified program beside it for
+// interleaved pairs, the inputs placed, the runs made and timed
+// (timed_runs.h), the checks the Target can make (corruption of the
+// unmodified program, reads of uninitialised memory), and the test split.
+// Runs in the forked child only; what it sends back is raw logits and
+// timings with the stage that failed, if any (child_payload.h), which the
+// parent decodes (session_decode.cc).
+//
+//===----------------------------------------------------------------------===//
+
+#include <optional>
+
+#include "gevo/eval/child_payload.h"
+#include "gevo/eval/entry_signature.h"
+#include "gevo/eval/lowering.h"
+#include "gevo/eval/timed_runs.h"
+#include "gevo/eval/variant_session.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/support/message_lines.h"
+#include "gevo/support/stopwatch.h"
+#include "llvm/Support/JSON.h"
+
+namespace gevo {
+namespace {
+
+/// A step that failed: the stage the child reports, and why.
+struct StepFailure {
+  const char *stage;
+  std::string message;
+};
+using StepResult = std::optional<StepFailure>;
+
+/// What of the session a child reads.
+struct ChildSetup {
+  Target &target;
+  mlir::MLIRContext &context;
+  mlir::ModuleOp baseline;
+  const WorkloadSpec &workload;
+  RunSchedule schedule;
+  const EntrySignature &signature;
+  const std::vector<HostTensor> &validation, &test;
+};
+
+/// One variant's evaluation in the child, step by step; `payload()` is what
+/// the child sends back.
+class ChildRun {
+public:
+  ChildRun(const ChildSetup &setup, const RunRequest &request)
+      : s(setup), target(setup.target), request(request) {}
+  std::string payload(mlir::ModuleOp variant);
+
+private:
+  StepResult fail(TargetStep step, const absl::Status &status) const {
+    return StepFailure{target.failureStage(step, status),
+                       std::string(status.message())};
+  }
+  StepResult runSteps(mlir::ModuleOp variant);
+  StepResult compileVariant(mlir::ModuleOp variant);
+  StepResult compileBaseline();
+  StepResult timeRuns();
+  StepResult checkCorruption() const;
+  StepResult checkUninitialized();
+  StepResult runTest();
+
+  const ChildSetup &s;
+  Target &target;
+  RunRequest request;
+  llvm::json::Object header{{"stage", "ok"}};
+  mlir::OwningOpRef<mlir::ModuleOp> copied, baselineCopy;
+  std::unique_ptr<CompiledVariant> variant, baseline;
+  std::unique_ptr<PlacedInputs> inputs;
+  TimedRuns runs;
+  std::vector<HostTensor> baselineBefore, testResults;
+};
+
+std::string ChildRun::payload(mlir::ModuleOp module) {
+  if (StepResult failed = runSteps(module)) {
+    header["stage"] = failed->stage;
+    header["message"] = firstLine(failed->message);
+    return encodePayload(std::move(header), {});
+  }
+  int logits = s.workload.logitsResult();
+  std::vector<const HostTensor *> tensors = {&runs.results[logits]};
+  if (request.scoreTest)
+    tensors.push_back(&testResults[logits]);
+  return encodePayload(std::move(header), tensors);
+}
+
+StepResult ChildRun::runSteps(mlir::ModuleOp module) {
+  if (absl::Status ready = target.start(); !ready.ok())
+    return fail(TargetStep::Start, ready);
+  if (StepResult failed = compileVariant(module))
+    return failed;
+  if (request.interleavedPairs > 0)
+    if (StepResult failed = compileBaseline())
+      return failed;
+  absl::StatusOr<std::unique_ptr<PlacedInputs>> placed =
+      target.place(s.validation);
+  if (!placed.ok())
+    return fail(TargetStep::PlaceInputs, placed.status());
+  inputs = std::move(*placed);
+  if (StepResult failed = timeRuns())
+    return failed;
+  if (StepResult failed = checkCorruption())
+    return failed;
+  if (StepResult failed = checkUninitialized())
+    return failed;
+  header["run_ms"] = llvm::json::Array(runs.ms);
+  header["baseline_run_ms"] = llvm::json::Array(runs.baselineMs);
+  if (target.capabilities().deviceTime)
+    header["launches_per_run"] = runs.launches;
+  return request.scoreTest ? runTest() : std::nullopt;
+}
+
+StepResult ChildRun::compileVariant(mlir::ModuleOp module) {
+  // A variant built in another context (gevo/workbench/variant_context.h)
+  // is copied into the session's, whose passes the parent warmed up (passes
+  // made afresh in the child cost 10-15 ms more than the copy); if that
+  // fails it is lowered by passes of its own context.
+  auto start = SteadyClock::now();
+  if (target.capabilities().lowersInSessionContext &&
+      module->getContext() != &s.context) {
+    copied = copyIntoContext(module, s.context);
+    if (copied)
+      module = *copied;
+  }
+  LoweringNote lowered;
+  if (absl::Status status = target.lower(module, s.workload.entry, &lowered);
+      !status.ok())
+    return fail(TargetStep::Lower, status);
+  header["lower_ms"] = millisecondsSince(start);
+  if (lowered.fellBack())
+    header["lowering_fallback"] = lowered.fallbackReason;
+  int64_t loweredOps = 0;
+  module.walk([&](mlir::Operation *) { ++loweredOps; });
+  header["lowered_ops"] = loweredOps;
+  start = SteadyClock::now();
+  absl::StatusOr<std::unique_ptr<CompiledVariant>> compiled =
+      target.compile(module, s.signature);
+  if (!compiled.ok())
+    return fail(TargetStep::Compile, compiled.status());
+  variant = std::move(*compiled);
+  header["codegen_ms"] = millisecondsSince(start);
+  return std::nullopt;
+}
+
+StepResult ChildRun::compileBaseline() {
+  mlir::ModuleOp unmodified = s.baseline;
+  baselineCopy = unmodified.clone();
+  if (absl::Status status =
+          target.lower(*baselineCopy, s.workload.entry, nullptr);
+      !status.ok())
+    return StepFailure{"baseline", std::string(status.message())};
+  absl::StatusOr<std::unique_ptr<CompiledVariant>> compiled =
+      target.compile(*baselineCopy, s.signature);
+  if (!compiled.ok())
+    return StepFailure{"baseline", std::string(compiled.status().message())};
+  baseline = std::move(*compiled);
+  return std::nullopt;
+}
+
+StepResult ChildRun::timeRuns() {
+  // The unmodified program's logits before the variant ever runs here: a
+  // variant that writes memory it does not own (past a buffer it shrank,
+  // say) can corrupt the unmodified program's constants, which then compute
+  // other logits, and often far slower (a bogus ratio).
+  if (baseline && target.capabilities().checksCorruption) {
+    absl::StatusOr<TimedRun> before = baseline->run(*inputs);
+    if (!before.ok())
+      return StepFailure{"baseline", std::string(before.status().message())};
+    baselineBefore = std::move(before->results);
+  }
+  RunSchedule schedule = s.schedule;
+  schedule.interleavedPairs = request.interleavedPairs;
+  if (std::optional<ScheduleFailure> failure =
+          makeTimedRuns(schedule, *variant, baseline.get(), *inputs, runs)) {
+    if (failure->baseline)
+      return StepFailure{"baseline", std::string(failure->status.message())};
+    return fail(TargetStep::Run, failure->status);
+  }
+  if (runs.results.size() <= static_cast<size_t>(s.workload.logitsResult()))
+    return StepFailure{"run", "the entry returned fewer results than the "
+                              "workload's logits index"};
+  return std::nullopt;
+}
+
+StepResult ChildRun::checkCorruption() const {
+  if (baselineBefore.empty())
+    return std::nullopt;
+  int logits = s.workload.logitsResult();
+  if (baselineBefore[logits].storage != runs.baselineResults[logits].storage)
+    return StepFailure{"corrupts",
+                       "the unmodified program's logits changed once this "
+                       "variant had run in the same process"};
+  return std::nullopt;
+}
+
+StepResult ChildRun::checkUninitialized() {
+  // Once more with fresh allocations filled with 0xFF (NaN as floats): a
+  // variant whose logits change reads memory it never wrote, and would give
+  // other answers built any other way.
+  if (!target.capabilities().checksUninitializedReads)
+    return std::nullopt;
+  target.setFreshMemoryFill(0xFF);
+  absl::StatusOr<TimedRun> again = variant->run(*inputs);
+  target.setFreshMemoryFill(0);
+  if (!again.ok())
+    return fail(TargetStep::Run, again.status());
+  int logits = s.workload.logitsResult();
+  if (runs.results[logits].storage != again->results[logits].storage)
+    return StepFailure{"uninitialized",
+                       "its logits change when fresh memory holds other bytes"};
+  return std::nullopt;
+}
+
+StepResult ChildRun::runTest() {
+  absl::StatusOr<std::unique_ptr<PlacedInputs>> placed = target.place(s.test);
+  if (!placed.ok())
+    return fail(TargetStep::PlaceInputs, placed.status());
+  absl::StatusOr<TimedRun> run = variant->run(**placed);
+  if (!run.ok())
+    return fail(TargetStep::Run, run.status());
+  testResults = std::move(run->results);
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
+                                          const RunRequest &request) {
+  RunCounts counts = runCounts(options, workload);
+  ChildSetup setup{*runner,
+                   *mlirContext,
+                   *baselineModule,
+                   workload,
+                   RunSchedule{counts.warmup, counts.repeats, 0},
+                   *signature,
+                   validationArguments,
+                   testArguments};
+  return ChildRun(setup, request).payload(variant);
+}
+
+} // namespace gevo
