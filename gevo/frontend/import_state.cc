@@ -38,6 +38,17 @@ std::string tensorType(const Shape &shape, const char *element) {
   return absl::StrCat("tensor<", absl::StrJoin(shape, "x"), "x", element, ">");
 }
 
+std::string escapeForMlir(const std::string &text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+      out += static_cast<char>(c);
+    else
+      absl::StrAppendFormat(&out, "\\%02X", c);
+  }
+  return out;
+}
+
 std::string floatLiteral(float value) {
   if (value != value || value == 1.0f / 0.0f || value == -1.0f / 0.0f) {
     uint32_t bits;
@@ -112,7 +123,7 @@ void ImportState::emit(const std::string &op) {
   std::string name = current ? current->name() : "";
   if (name.empty() && current && current->output_size() > 0)
     name = current->output(0);
-  absl::StrAppend(&body, "    ", op, " loc(\"", name, "\")\n");
+  absl::StrAppend(&body, "    ", op, " loc(\"", escapeForMlir(name), "\")\n");
 }
 
 void ImportState::emitRaw(const std::string &line) {

@@ -45,6 +45,9 @@ inline constexpr int64_t kMaxImportElements = int64_t(1) << 28;
 bool withinImportLimit(const Shape &shape);
 /// "tensor<2x3xf32>" (rank 0: "tensor<f32>").
 std::string tensorType(const Shape &shape, const char *element = "f32");
+/// `text` as the inside of an MLIR string literal: quotes, backslashes and
+/// bytes outside printable ASCII as \XX escapes.
+std::string escapeForMlir(const std::string &text);
 /// An f32 literal that reads back exactly ("1.000000000e+00").
 std::string floatLiteral(float value);
 

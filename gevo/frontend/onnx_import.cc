@@ -2,6 +2,7 @@
 
 #include "gevo/frontend/onnx_import.h"
 
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -181,19 +182,39 @@ std::string moduleText(const onnx::ModelProto &model, const std::string &name,
                        const OnnxImportOptions &options, int64_t opset,
                        const Signature &signature, const std::string &body) {
   std::string types = absl::StrJoin(signature.resultTypes, ", ");
+  // The header comment is one line whatever the file's strings hold.
+  std::string producer = escapeForMlir(
+      absl::StrCat(model.producer_name(), " ", model.producer_version()));
   return absl::StrCat(
-      "// Imported from ", std::filesystem::path(name).filename().string(),
-      " by gevo-ml (ONNX opset ", opset, ", producer ", model.producer_name(),
-      " ", model.producer_version(), ").\n", "module {\n  func.func @",
-      options.entry, "(", absl::StrJoin(signature.arguments, ", "), ") -> (",
-      types, ") {\n", body, "    return ",
-      absl::StrJoin(signature.resultNames, ", "), " : ", types, "\n  }\n}\n");
+      "// Imported from ",
+      escapeForMlir(std::filesystem::path(name).filename().string()),
+      " by gevo-ml (ONNX opset ", opset, ", producer ", producer, ").\n",
+      "module {\n  func.func @", options.entry, "(",
+      absl::StrJoin(signature.arguments, ", "), ") -> (", types, ") {\n", body,
+      "    return ", absl::StrJoin(signature.resultNames, ", "), " : ", types,
+      "\n  }\n}\n");
+}
+
+/// Whether `entry` can name a func.func without quoting.
+bool isPlainSymbol(const std::string &entry) {
+  if (entry.empty() || std::isdigit(static_cast<unsigned char>(entry[0])))
+    return false;
+  for (char c : entry)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.')
+      return false;
+  return true;
 }
 
 absl::StatusOr<std::string> importModel(const onnx::ModelProto &model,
                                         const std::string &name,
                                         const std::string &directory,
                                         const OnnxImportOptions &options) {
+  if (!isPlainSymbol(options.entry))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the entry name '", options.entry,
+        "' must be letters, digits, '_' and '.', not starting with a digit"));
+  if (options.batch < 1 || options.batch > kMaxImportElements)
+    return absl::InvalidArgumentError("the batch size is out of range");
   if (!model.has_graph())
     return invalid(name, "the model has no graph");
   const onnx::GraphProto &graph = model.graph();

@@ -178,8 +178,11 @@ absl::Status importConv(ImportState &state) {
     y = groupedConv(state, padded, xShape, state.use(*weights), weights->shape,
                     w, groups, init, out);
   }
-  if (TensorValue *bias = state.optionalInput(2))
+  if (TensorValue *bias = state.optionalInput(2)) {
+    if (bias->shape != Shape{weights->shape[0]})
+      return state.error("the bias does not hold one value per filter");
     y = addChannelBias(state, y, out, *bias);
+  }
   TensorValue result;
   result.shape = out;
   result.ssa = y;

@@ -277,6 +277,9 @@ absl::Status importLayerNorm(ImportState &state) {
     return state.error(absl::StrCat("axis ", axis, " is out of range"));
   if (axis < 0)
     axis += rank;
+  for (TensorValue *parameter : {scale, bias})
+    if (parameter && broadcastShapes(parameter->shape, x->shape) != x->shape)
+      return state.error("the scale or bias does not broadcast to the input");
   std::vector<bool> reduced(rank, false);
   for (int64_t i = axis; i < rank; ++i)
     reduced[i] = true;

@@ -214,6 +214,8 @@ absl::Status importConcat(ImportState &state) {
   Shape out = inputs[0]->shape;
   out[axis] = 0;
   for (TensorValue *input : inputs) {
+    if (static_cast<int64_t>(input->shape.size()) != rank)
+      return state.error("inputs differ in rank");
     for (int64_t i = 0; i < rank; ++i)
       if (i != axis && input->shape[i] != inputs[0]->shape[i])
         return state.error("inputs differ outside the concatenated axis");

@@ -16,6 +16,11 @@ for file in "$suite"/node/test_{conv,gemm,maxpool,softmax,reshape,slice,pad,conc
   head -c $((size / 2)) "$file" >"$tmp/$n.half"
   { head -c $((size / 3)) "$file"; printf '\x07'; tail -c +$((size / 3 + 2)) "$file"; } >"$tmp/$n.flip"
 done
+# Inputs the fuzzer once failed on, kept as regressions.
+for file in gevo/frontend/fuzz/regressions/*; do
+  n=$((n + 1))
+  cp "$file" "$tmp/regression-$n"
+done
 ((n > 20)) || { echo "too few models under $suite (install libonnx-testdata)"; exit 1; }
 "$fuzzer" "$tmp"/*
 echo "$n models, each whole, halved and with a byte flipped"
