@@ -15,15 +15,7 @@ absl::Status writeReport(const AnalysisReport &report, const std::string &dir) {
                             std::pair{"report.md", toMarkdown(report)},
                             std::pair{"report.json", toJson(report)}}) {
     // Written whole then renamed: a reader (or a kill) never sees half.
-    std::string path = dir + "/" + name;
-    {
-      std::ofstream out(path + ".tmp");
-      out << text;
-      if (!out)
-        return absl::PermissionDeniedError(path + ": cannot write");
-    }
-    if (std::rename((path + ".tmp").c_str(), path.c_str()) != 0)
-      return absl::PermissionDeniedError(path + ": cannot write");
+    GEVO_RETURN_IF_ERROR(writeOutput(dir + "/" + name, text));
   }
   return absl::OkStatus();
 }

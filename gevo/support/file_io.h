@@ -12,8 +12,10 @@ namespace gevo {
 absl::StatusOr<std::string> readFile(const std::string &path,
                                      const std::string &what);
 
-/// Writes `text` to `path`, or to standard output when `path` is "-".
-/// Errors read "<path>: cannot write".
+/// Writes `text` to `path`, or to standard output when `path` is "-". The
+/// file is written whole beside `path` and renamed into place, so no reader
+/// sees half of it and a symlink at `path` is replaced, not followed. Errors
+/// read "<path>: cannot write: <reason>".
 absl::Status writeOutput(const std::string &path, const std::string &text);
 
 /// Creates directory `path` unless it exists.

@@ -2,12 +2,15 @@
 
 #include "gevo/workbench/history_writer.h"
 
+#include "gevo/support/file_io.h"
+
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "gevo/support/csv.h"
+#include "gevo/support/file_io.h"
 #include "gevo/workbench/run_directory.h"
 
 namespace gevo {
@@ -33,7 +36,7 @@ absl::Status HistoryWriter::open(const std::string &path,
         kept += line + "\n";
       header = false;
     }
-    if (absl::Status status = writeFileAtomically(path, kept); !status.ok())
+    if (absl::Status status = writeOutput(path, kept); !status.ok())
       return status;
   }
   bool fresh = !exists || keepThroughGeneration < 0;

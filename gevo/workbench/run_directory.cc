@@ -40,22 +40,6 @@ std::string prettyJson(const llvm::json::Value &value) {
   return llvm::formatv("{0:2}", value).str() + "\n";
 }
 
-absl::Status writeFileAtomically(const std::string &path,
-                                 const std::string &text) {
-  std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out)
-      return absl::PermissionDeniedError(
-          absl::StrCat(temporary, ": cannot write"));
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot replace"));
-  return absl::OkStatus();
-}
-
 std::string RunDirectory::file(const std::string &name) const {
   return root + "/" + name;
 }
@@ -75,8 +59,8 @@ RunDirectory::readJson(const std::string &name, const std::string &what) const {
 }
 
 absl::Status RunDirectory::writeRun(llvm::json::Object run) const {
-  return writeFileAtomically(file("run.json"),
-                             prettyJson(llvm::json::Value(std::move(run))));
+  return writeOutput(file("run.json"),
+                     prettyJson(llvm::json::Value(std::move(run))));
 }
 
 absl::StatusOr<RunInfo> RunDirectory::readRun() const {
@@ -106,7 +90,7 @@ bool RunDirectory::hasCheckpoint() const {
 }
 
 absl::Status RunDirectory::writeCheckpoint(const std::string &text) const {
-  return writeFileAtomically(file("checkpoint.json"), text);
+  return writeOutput(file("checkpoint.json"), text);
 }
 
 absl::StatusOr<std::string> RunDirectory::readCheckpoint() const {
@@ -120,7 +104,7 @@ std::string RunDirectory::frontPatchName(size_t index) {
 absl::Status RunDirectory::writeFrontPatch(const std::string &name,
                                            const Patch &patch) const {
   GEVO_RETURN_IF_ERROR(makeDirectory(file("front")));
-  return writeFileAtomically(file(name), printPatch(patch));
+  return writeOutput(file(name), printPatch(patch));
 }
 
 absl::StatusOr<Patch> RunDirectory::readPatch(const std::string &name) const {
@@ -129,8 +113,8 @@ absl::StatusOr<Patch> RunDirectory::readPatch(const std::string &name) const {
 
 absl::Status RunDirectory::writeFront(llvm::json::Object front) const {
   GEVO_RETURN_IF_ERROR(makeDirectory(file("front")));
-  return writeFileAtomically(file("front.json"),
-                             prettyJson(llvm::json::Value(std::move(front))));
+  return writeOutput(file("front.json"),
+                     prettyJson(llvm::json::Value(std::move(front))));
 }
 
 absl::StatusOr<std::vector<FrontEntry>> RunDirectory::readFront() const {
@@ -150,7 +134,7 @@ absl::StatusOr<std::vector<FrontEntry>> RunDirectory::readFront() const {
 }
 
 absl::Status RunDirectory::writeOperators(const std::string &csv) const {
-  return writeFileAtomically(file("operators.csv"), csv);
+  return writeOutput(file("operators.csv"), csv);
 }
 
 CsvTable RunDirectory::readOperatorWeights() const {

@@ -105,11 +105,6 @@ private:
   std::string root;
 };
 
-/// Writes `path` by writing a temporary file beside it and renaming it, so
-/// a crash leaves the old or the new file, never half of one.
-absl::Status writeFileAtomically(const std::string &path,
-                                 const std::string &text);
-
 /// `value` as run.json and front.json hold it: indented, newline-ended.
 std::string prettyJson(const llvm::json::Value &value);
 
