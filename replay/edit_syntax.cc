@@ -214,7 +214,15 @@ absl::StatusOr<Edit> LineParser::edit() {
   GEVO_ASSIGN_OR_RETURN(edit.target, opRef());
   GEVO_RETURN_IF_ERROR(operatorFor(edit.kind).parsePart(*this, edit));
   while (consume(";")) {
+    size_t at = pos;
     GEVO_ASSIGN_OR_RETURN(Rewire rewire, this->rewire());
+    for (const Rewire &earlier : edit.rewires)
+      if (earlier.userIsNew == rewire.userIsNew &&
+          earlier.user == rewire.user && earlier.operand == rewire.operand) {
+        pos = at;
+        return error("a rewire of another operand (this one is rewired "
+                     "already)");
+      }
     edit.rewires.push_back(std::move(rewire));
   }
   if (!atEnd())

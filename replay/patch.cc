@@ -2,6 +2,8 @@
 
 #include "replay/patch.h"
 
+#include <cmath>
+
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -107,7 +109,13 @@ absl::Status parseMeta(LineParser &parser, Patch &patch) {
       ++parser.pos;
     if (parser.pos == start)
       return parser.error("a value after '='");
-    patch.metadata.emplace_back(key, line.substr(start, parser.pos - start));
+    std::string value = line.substr(start, parser.pos - start);
+    double number;
+    if (absl::SimpleAtod(value, &number) && !std::isfinite(number)) {
+      parser.pos = start;
+      return parser.error("a finite number");
+    }
+    patch.metadata.emplace_back(key, std::move(value));
   }
   return absl::OkStatus();
 }

@@ -194,5 +194,28 @@ TEST(PatchTest, ControlBytesAreRefusedAndNeverEchoedRaw) {
               HasSubstr("found '\\x07\\x0a\\x1b'"));
 }
 
+TEST(PatchTest, NonFiniteMetaValuesAndTwiceRewiredOperandsAreErrors) {
+  const std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
+  for (const char *value : {"inf", "-inf", "nan", "1e999"}) {
+    absl::StatusOr<Patch> patch =
+        parsePatch(header + "meta seed=" + value + "\n", "p.gevo");
+    ASSERT_FALSE(patch.ok()) << value;
+    EXPECT_THAT(std::string(patch.status().message()),
+                HasSubstr("p.gevo:3:11: error: expected a finite number"));
+  }
+  EXPECT_TRUE(parsePatch(header + "meta seed=7 note=abc\n", "p.gevo").ok());
+
+  const std::string twice =
+      "operand @main/linalg.fill#0~72b98bd2 ; "
+      "@main/linalg.fill#0~72b98bd2[0] <- @main^0 ; "
+      "@main/linalg.fill#0~72b98bd2[0] <- @main^1\n";
+  absl::StatusOr<Patch> patch = parsePatch(header + twice, "p.gevo");
+  ASSERT_FALSE(patch.ok());
+  EXPECT_THAT(std::string(patch.status().message()),
+              HasSubstr("p.gevo:3:"));
+  EXPECT_THAT(std::string(patch.status().message()),
+              HasSubstr("this one is rewired already"));
+}
+
 } // namespace
 } // namespace gevo

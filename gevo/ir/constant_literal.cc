@@ -32,6 +32,17 @@ std::optional<std::string> literalProblem(mlir::Type element,
     if (value.isInfinity())
       return absl::StrCat("'", literal, "' does not fit in ",
                           typeText(element));
+    // A non-zero literal that reads as zero (in double, or once rounded to
+    // the type) would silently become another constant.
+    bool nonZeroDigit = false;
+    for (char c : literal) {
+      if (c == 'e' || c == 'E')
+        break;
+      nonZeroDigit = nonZeroDigit || (c >= '1' && c <= '9');
+    }
+    if (nonZeroDigit && value.isZero())
+      return absl::StrCat("'", literal, "' underflows to zero in ",
+                          typeText(element));
     return std::nullopt;
   }
   if (!element.isIntOrIndex())
@@ -47,9 +58,13 @@ std::optional<std::string> literalProblem(mlir::Type element,
                         typeText(element));
   unsigned width = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
   if (width < 64) {
-    // Signless integers: accept the signed or the unsigned range.
-    int64_t low = width == 1 ? 0 : -(int64_t(1) << (width - 1));
-    int64_t high = (int64_t(1) << width) - 1;
+    // The range the type prints back: signed for signless and signed
+    // integers (i32 2147483648 would read back as -2147483648), unsigned for
+    // i1 and unsigned ones.
+    bool isUnsigned = width == 1 || element.isUnsignedInteger();
+    int64_t low = isUnsigned ? 0 : -(int64_t(1) << (width - 1));
+    int64_t high = isUnsigned ? (int64_t(1) << width) - 1
+                              : (int64_t(1) << (width - 1)) - 1;
     if (number < low || number > high)
       return absl::StrCat("'", literal, "' does not fit in ",
                           typeText(element));
