@@ -169,6 +169,14 @@ void ImportState::define(int index, TensorValue value) {
     values[current->output(index)] = std::move(value);
 }
 
+absl::Status ImportState::defineResult(Shape shape, std::string ssa) {
+  TensorValue value;
+  value.shape = std::move(shape);
+  value.ssa = std::move(ssa);
+  define(0, std::move(value));
+  return absl::OkStatus();
+}
+
 const onnx::AttributeProto *ImportState::attr(const std::string &name) const {
   for (const onnx::AttributeProto &attribute : current->attribute())
     if (attribute.name() == name)

@@ -79,6 +79,9 @@ public:
   std::string use(TensorValue &value);
   /// Defines output `index` of the current node.
   void define(int index, TensorValue value);
+  /// Defines output 0 of the current node as the module value `ssa` of
+  /// `shape`; returns OK, so that a handler can end with it.
+  absl::Status defineResult(Shape shape, std::string ssa);
   /// Defines a graph-level name (an input or an initializer).
   void defineName(const std::string &name, TensorValue value) {
     values[name] = std::move(value);

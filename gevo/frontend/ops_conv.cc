@@ -183,11 +183,7 @@ absl::Status importConv(ImportState &state) {
       return state.error("the bias does not hold one value per filter");
     y = addChannelBias(state, y, out, *bias);
   }
-  TensorValue result;
-  result.shape = out;
-  result.ssa = y;
-  state.define(0, std::move(result));
-  return absl::OkStatus();
+  return state.defineResult(out, y);
 }
 
 absl::Status importPool(ImportState &state) {
@@ -243,11 +239,7 @@ absl::Status importPool(ImportState &state) {
           return scalar(s, "arith.divf", absl::StrCat(args[0], ", ", args[1]));
         });
   }
-  TensorValue result;
-  result.shape = out;
-  result.ssa = y;
-  state.define(0, std::move(result));
-  return absl::OkStatus();
+  return state.defineResult(out, y);
 }
 
 absl::Status importGlobalPool(ImportState &state) {
@@ -274,11 +266,7 @@ absl::Status importGlobalPool(ImportState &state) {
                         absl::StrCat(args[0], ", ", scalarConstant(s, count)));
         });
   }
-  TensorValue result;
-  result.shape = out;
-  result.ssa = emitReshape(state, y, reduced, out);
-  state.define(0, std::move(result));
-  return absl::OkStatus();
+  return state.defineResult(out, emitReshape(state, y, reduced, out));
 }
 
 } // namespace gevo

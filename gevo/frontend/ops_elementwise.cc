@@ -127,11 +127,7 @@ absl::Status defineElementwise(ImportState &state,
       return state.error("integer inputs are not supported");
     operands.push_back({state.use(*input), input->shape, ""});
   }
-  TensorValue result;
-  result.shape = out;
-  result.ssa = emitElementwise(state, operands, out, body);
-  state.define(0, std::move(result));
-  return absl::OkStatus();
+  return state.defineResult(out, emitElementwise(state, operands, out, body));
 }
 
 } // namespace

@@ -236,11 +236,7 @@ absl::Status importConcat(ImportState &state) {
         " into ", tensorType(out)));
     result = next;
   }
-  TensorValue value;
-  value.shape = out;
-  value.ssa = result;
-  state.define(0, std::move(value));
-  return absl::OkStatus();
+  return state.defineResult(out, result);
 }
 
 absl::Status importShape(ImportState &state) {

@@ -180,11 +180,7 @@ absl::Status importGather(ImportState &state) {
       absl::StrJoin(offsets, ", "), "] [", absl::StrJoin(sizes, ", "), "] [",
       absl::StrJoin(strides, ", "), "] : ", tensorType(data->shape), " to ",
       tensorType(sizes)));
-  TensorValue result;
-  result.shape = out;
-  result.ssa = emitReshape(state, slice, sizes, out);
-  state.define(0, std::move(result));
-  return absl::OkStatus();
+  return state.defineResult(out, emitReshape(state, slice, sizes, out));
 }
 
 } // namespace gevo
