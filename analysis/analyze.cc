@@ -18,7 +18,7 @@
 #include "analysis/labels.h"
 #include "analysis/minimize.h"
 #include "analysis/patch_progress.h"
-#include "gevo/eval/lowering.h"
+#include "gevo/eval/cpu/lowering.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/support/file_io.h"

@@ -19,7 +19,7 @@
 
 #include "analysis/effect_label.h"
 #include "analysis/roles.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/ir/edit.h"
 #include "mlir/IR/BuiltinOps.h"
 

@@ -11,7 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "analysis/minimize.h"
 #include "analysis/patch_progress.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/mpi/mpi_job.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"

@@ -26,7 +26,7 @@
 #include <map>
 #include <string>
 
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "gevo/eval/cuda_pipeline.h"
+#include "gevo/eval/cuda/cuda_pipeline.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "gevo/eval/evaluator.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/tool_paths.h"

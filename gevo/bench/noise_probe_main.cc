@@ -12,7 +12,7 @@
 #include <cstdio>
 
 #include "gevo/bench/bench_workbench.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/workbench/workbench.h"

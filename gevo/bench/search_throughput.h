@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/ir/edit.h"
 
 namespace gevo {

@@ -29,7 +29,7 @@
 #include "gevo/bench/figures.h"
 #include "gevo/bench/search_vs_random.h"
 #include "gevo/eval/harness.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/search/batch_evaluator.h"
 #include "gevo/search/search.h"
 #include "gevo/support/settings_flags.h"

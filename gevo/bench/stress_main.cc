@@ -29,7 +29,7 @@
 #include "gevo/bench/bench_tool.h"
 #include "gevo/bench/bench_workbench.h"
 #include "gevo/bench/figures.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/stopwatch.h"
 #include "gevo/support/tool_errors.h"

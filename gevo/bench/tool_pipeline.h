@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "gevo/eval/dataset.h"
+#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/host_tensor.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 
 namespace gevo {
 

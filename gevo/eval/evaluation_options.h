@@ -12,8 +12,8 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "gevo/eval/jit.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/cpu/jit.h"
+#include "gevo/eval/workload/workload.h"
 
 namespace gevo {
 

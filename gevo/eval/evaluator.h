@@ -18,7 +18,7 @@
 #include "absl/status/statusor.h"
 #include "gevo/eval/evaluation_options.h"
 #include "gevo/eval/harness.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 
 namespace gevo {
 

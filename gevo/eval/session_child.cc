@@ -15,7 +15,7 @@
 
 #include "gevo/eval/child_payload.h"
 #include "gevo/eval/entry_signature.h"
-#include "gevo/eval/lowering.h"
+#include "gevo/eval/cpu/lowering.h"
 #include "gevo/eval/timed_runs.h"
 #include "gevo/eval/variant_session.h"
 #include "gevo/ir/mlir_support.h"

@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "gevo/eval/bindings.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/eval/child_payload.h"
 #include "gevo/eval/guarded_memory.h"
 #include "gevo/eval/harness.h"

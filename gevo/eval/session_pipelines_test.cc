@@ -10,7 +10,7 @@
 #include "gevo/eval/variant_session.h"
 
 #include "gevo/eval/sandbox.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/support/tool_paths.h"
 #include "gtest/gtest.h"
 

@@ -8,9 +8,9 @@
 #include "gevo/eval/target.h"
 
 #include "absl/strings/str_cat.h"
-#include "gevo/eval/cpu_target.h"
-#include "gevo/eval/cuda_pipeline.h"
-#include "gevo/eval/cuda_target.h"
+#include "gevo/eval/cpu/cpu_target.h"
+#include "gevo/eval/cuda/cuda_pipeline.h"
+#include "gevo/eval/cuda/cuda_target.h"
 
 namespace gevo {
 

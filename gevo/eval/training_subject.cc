@@ -2,7 +2,7 @@
 
 #include "gevo/eval/training_subject.h"
 
-#include "gevo/eval/bindings.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/tool_paths.h"

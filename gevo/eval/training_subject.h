@@ -12,7 +12,7 @@
 
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/host_tensor.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 

@@ -3,9 +3,9 @@
 #include "gevo/eval/variant_session.h"
 
 #include "absl/status/status.h"
-#include "gevo/eval/bindings.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/eval/entry_signature.h"
-#include "gevo/eval/lowering.h"
+#include "gevo/eval/cpu/lowering.h"
 #include "gevo/eval/static_cost.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/message_lines.h"

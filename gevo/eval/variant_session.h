@@ -23,7 +23,7 @@
 #include "gevo/eval/measurement.h"
 #include "gevo/eval/sandbox.h"
 #include "gevo/eval/target.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/ir/frontend.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/entry_signature.h"
-#include "gevo/eval/jit.h"
-#include "gevo/eval/lowering.h"
+#include "gevo/eval/cpu/jit.h"
+#include "gevo/eval/cpu/lowering.h"
 #include "gevo/frontend/import_state.h"
 #include "gevo/frontend/onnx_import.h"
 #include "gevo/ir/mlir_support.h"

@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/nsga2_search.h"

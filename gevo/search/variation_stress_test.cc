@@ -12,7 +12,7 @@
 #include <random>
 
 #include "gevo/eval/static_cost.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/nsga2.h"

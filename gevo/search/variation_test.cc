@@ -9,7 +9,7 @@
 
 #include <random>
 
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/search/variation.h"

@@ -26,7 +26,7 @@
 #include "gevo/eval/measurement.h"
 #include "gevo/eval/sandbox.h"
 #include "gevo/eval/variant_session.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/ir/edit.h"
 #include "gevo/workbench/build_variant.h"
 #include "gevo/workbench/fitness_cache.h"

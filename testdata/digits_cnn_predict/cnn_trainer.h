@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gevo/eval/dataset.h"
+#include "gevo/eval/workload/dataset.h"
 
 namespace gevo {
 namespace cnn {

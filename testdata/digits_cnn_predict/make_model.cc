@@ -18,7 +18,7 @@
 #include <string>
 
 #include "gevo/eval/evaluator.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "testdata/digits_cnn_predict/cnn_trainer.h"

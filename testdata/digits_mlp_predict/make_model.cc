@@ -20,7 +20,7 @@
 #include "absl/strings/str_format.h"
 #include "gevo/eval/evaluator.h"
 #include "gevo/eval/harness.h"
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/CommandLine.h"

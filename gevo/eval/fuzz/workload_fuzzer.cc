@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "gevo/eval/workload.h"
+#include "gevo/eval/workload/workload.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > (1 << 14))

@@ -1,0 +1,75 @@
+//===- workload.h - What a workload is: module, data, bindings, objectives ===//
+//
+// A workload ties an MLIR module to a data set: which function to call, which
+// split and field feeds each argument, which result holds the logits, how to
+// time it, and what the search optimises. It is read from a JSON file
+// (`workload.json`) beside the module; every field is documented in
+// docs/workload.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_EVAL_WORKLOAD_H
+#define GEVO_EVAL_WORKLOAD_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/eval/workload/data_source.h"
+#include "gevo/eval/workload/dataset.h"
+
+namespace gevo {
+
+/// Which rows feed an argument. `Eval` is the held-out split being scored:
+/// validation during a search, test when a result is reported.
+enum class SplitRole { Train, Eval, Validation, Test };
+
+/// How a split becomes a tensor.
+enum class DataField {
+  Features,     // f32 [rows, numFeatures]
+  Labels,       // i32 [rows]
+  LabelsOneHot, // f32 [rows, numClasses]
+};
+
+struct ArgumentBinding {
+  SplitRole split = SplitRole::Train;
+  DataField field = DataField::Features;
+};
+
+enum class ResultRole { Logits, Other };
+
+struct WorkloadSpec {
+  std::string name;
+  std::string description;
+  std::string specPath;   // The JSON file this was read from.
+  std::string modulePath; // Resolved against the spec's directory.
+  std::string entry = "main";
+  DataSource data;
+  std::vector<ArgumentBinding> arguments;
+  std::vector<ResultRole> results;
+  int warmup = 1;
+  int repeats = 5;
+  std::vector<std::string> objectives = {"runtime", "error"};
+
+  /// Index of the result that holds the logits.
+  int logitsResult() const;
+};
+
+/// Parses the JSON text of a spec. `specPath` names it in errors and anchors
+/// relative paths. Errors read `specPath:line:col: error: ...`: for malformed
+/// JSON, and `... error: at $.field: ...` for a wrong field.
+absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
+                                               const std::string &specPath);
+
+/// Reads a spec from a `workload.json` file or a directory holding one.
+absl::StatusOr<WorkloadSpec> loadWorkloadSpec(const std::string &path);
+
+/// Loads the spec's data (loadDataSource, data_source.h).
+absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec);
+
+const char *toString(SplitRole role);
+const char *toString(DataField field);
+
+} // namespace gevo
+
+#endif // GEVO_EVAL_WORKLOAD_H
