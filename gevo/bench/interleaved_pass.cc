@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "absl/strings/str_format.h"
-#include "gevo/eval/workload/bindings.h"
 #include "gevo/eval/cpu/vector_schedule.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"

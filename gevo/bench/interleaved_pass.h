@@ -16,10 +16,10 @@
 
 #include "absl/status/statusor.h"
 #include "gevo/bench/tool_pipeline.h"
-#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/host_tensor.h"
 #include "gevo/eval/sandbox.h"
 #include "gevo/eval/variant_session.h"
+#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/workload/workload.h"
 #include "gevo/ir/edit.h"
 #include "gevo/search/variation.h"

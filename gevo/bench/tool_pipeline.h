@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/host_tensor.h"
+#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/workload/workload.h"
 
 namespace gevo {

@@ -2,8 +2,8 @@
 
 #include "gevo/eval/evaluator.h"
 
-#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/cpu/lowering.h"
+#include "gevo/eval/entry_signature.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/tool_paths.h"
 #include "mlir/IR/MLIRContext.h"

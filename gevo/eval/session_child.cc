@@ -14,8 +14,8 @@
 #include <optional>
 
 #include "gevo/eval/child_payload.h"
-#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/cpu/lowering.h"
+#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/timed_runs.h"
 #include "gevo/eval/variant_session.h"
 #include "gevo/ir/mlir_support.h"

@@ -12,10 +12,10 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "gevo/eval/workload/bindings.h"
 #include "gevo/eval/child_payload.h"
 #include "gevo/eval/guarded_memory.h"
 #include "gevo/eval/harness.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/support/message_lines.h"
 #include "llvm/Support/JSON.h"
 

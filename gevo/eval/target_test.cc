@@ -2,11 +2,11 @@
 
 #include "gevo/eval/target.h"
 
-#include "gevo/eval/workload/bindings.h"
+#include "gevo/eval/cpu/lowering.h"
 #include "gevo/eval/cuda/cuda_driver.h"
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/evaluator.h"
-#include "gevo/eval/cpu/lowering.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"

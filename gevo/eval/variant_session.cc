@@ -3,10 +3,10 @@
 #include "gevo/eval/variant_session.h"
 
 #include "absl/status/status.h"
-#include "gevo/eval/workload/bindings.h"
-#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/cpu/lowering.h"
+#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/static_cost.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/message_lines.h"
 #include "gevo/support/status_macros.h"

@@ -7,9 +7,9 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
-#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/cpu/jit.h"
 #include "gevo/eval/cpu/lowering.h"
+#include "gevo/eval/entry_signature.h"
 #include "gevo/frontend/import_state.h"
 #include "gevo/frontend/onnx_import.h"
 #include "gevo/ir/mlir_support.h"

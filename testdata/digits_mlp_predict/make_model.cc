@@ -50,7 +50,6 @@ std::string hexConstant(const gevo::HostTensor &tensor) {
   return text;
 }
 
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -76,7 +75,8 @@ int main(int argc, char **argv) {
       (*results)[0], data->validation.labels, data->validation.numClasses);
   if (!score.ok())
     return gevo::reportBadInput(std::string(score.status().message()));
-  std::fprintf(stderr, "trained: validation accuracy %.4f\n", score->accuracy());
+  std::fprintf(stderr, "trained: validation accuracy %.4f\n",
+               score->accuracy());
 
   const std::vector<gevo::HostTensor> &w = *results;
   std::string text = absl::StrFormat(

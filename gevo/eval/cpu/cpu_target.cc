@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "gevo/eval/entry_signature.h"
-#include "gevo/eval/guarded_memory.h"
 #include "gevo/eval/cpu/jit.h"
 #include "gevo/eval/cpu/kernel_cache.h"
 #include "gevo/eval/cpu/kernel_directory.h"
 #include "gevo/eval/cpu/lowering.h"
+#include "gevo/eval/entry_signature.h"
+#include "gevo/eval/guarded_memory.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
 #include "mlir/IR/BuiltinOps.h"

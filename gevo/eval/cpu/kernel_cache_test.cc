@@ -7,11 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gevo/eval/workload/bindings.h"
-#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/cpu/jit.h"
 #include "gevo/eval/cpu/lowering.h"
+#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/training_subject.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/ir/mlir_support.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -154,7 +154,7 @@ bool claimSharedSlot(const KernelSettings &settings) {
   int fd = open(count.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
   if (fd < 0)
     return false;
-  struct stat status {};
+  struct stat status{};
   bool claimed = write(fd, "+", 1) == 1 && fstat(fd, &status) == 0 &&
                  status.st_size <= settings.maxSharedObjects;
   close(fd);

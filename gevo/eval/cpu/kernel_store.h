@@ -31,8 +31,8 @@ struct KernelSettings {
   /// Part of every kernel's key: the codegen settings that change its code
   /// (IR pipeline, codegen level).
   std::string codegenKey;
-  /// Kernels call the allocation guards (gevo/eval/cpu/jit.h) for malloc, calloc
-  /// and aligned_alloc; `guards` maps those names to addresses.
+  /// Kernels call the allocation guards (gevo/eval/cpu/jit.h) for malloc,
+  /// calloc and aligned_alloc; `guards` maps those names to addresses.
   bool guarded = false;
   std::function<std::vector<std::pair<std::string, void *>>()> guards;
   /// A shared library kernels may call into (MLIR's C runner utilities).

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/cpu/jit.h"
+#include "gevo/eval/entry_signature.h"
 #include "gevo/eval/measurement.h"
 #include "gevo/ir/mlir_support.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -7,8 +7,8 @@
 #include <functional>
 
 #include "absl/strings/str_cat.h"
-#include "gevo/eval/cuda/cuda_runtime.h"
 #include "gevo/eval/cpu/memref_descriptor.h"
+#include "gevo/eval/cuda/cuda_runtime.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"

@@ -3,11 +3,11 @@
 #include "gevo/eval/cuda/cuda_target.h"
 
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/cpu/lowering.h"
 #include "gevo/eval/cuda/cuda_driver.h"
 #include "gevo/eval/cuda/cuda_pipeline.h"
 #include "gevo/eval/cuda/cuda_program.h"
 #include "gevo/eval/cuda/cuda_runtime.h"
-#include "gevo/eval/cpu/lowering.h"
 #include "gevo/support/status_macros.h"
 
 namespace gevo {

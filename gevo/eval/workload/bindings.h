@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/harness.h"
 #include "gevo/eval/host_tensor.h"
+#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/workload/workload.h"
 
 namespace gevo {

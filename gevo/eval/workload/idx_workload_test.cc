@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/evaluator.h"
+#include "gevo/eval/workload/dataset.h"
 #include "gevo/eval/workload/workload.h"
 #include "gevo/eval/workload/workload_check.h"
 #include "gevo/support/tool_paths.h"

@@ -3,8 +3,8 @@
 #include "gevo/eval/workload/workload_check.h"
 
 #include "absl/strings/str_cat.h"
-#include "gevo/eval/workload/bindings.h"
 #include "gevo/eval/entry_signature.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
