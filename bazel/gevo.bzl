@@ -81,7 +81,11 @@ def _gevo_patch_impl(ctx):
     args.add("--input=" + ctx.file.src.path)
     args.add("-o", out)
     args.add("--on-mismatch=" + ctx.attr.on_mismatch)
-    args.add("--quiet")
+    if not ctx.attr.allow_reanchor:
+        args.add("--exact")
+        args.add("--quiet")
+    # else re-anchoring is allowed but never quiet: apply's summary (shown
+    # with the action's output) says which edits moved.
     ctx.actions.run(
         executable = ctx.executable._apply,
         arguments = [args],
@@ -117,6 +121,14 @@ gevo_patch = rule(
                   "--on-mismatch=skip).",
             default = "error",
             values = ["error", "skip"],
+        ),
+        "allow_reanchor": attr.bool(
+            doc = "Replay onto a module other than the one the patch was " +
+                  "made for, re-anchoring edits by fingerprint (apply " +
+                  "prints which); by default the module must be that very " +
+                  "model and every edit must apply where it points " +
+                  "(replay:apply --exact).",
+            default = False,
         ),
         "_apply": attr.label(
             default = Label("//replay:apply"),

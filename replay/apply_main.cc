@@ -8,8 +8,10 @@
 
 #include <fstream>
 
+#include "absl/strings/str_cat.h"
 #include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
+#include "gevo/ir/op_address.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
@@ -49,6 +51,13 @@ llvm::cl::opt<int> maxFuzz(
     llvm::cl::desc("How many ordinals away an address may re-anchor to an op "
                    "with its fingerprint; further is an error (default 100)"),
     llvm::cl::init(gevo::kDefaultMaxFuzz), llvm::cl::cat(category));
+llvm::cl::opt<bool> exact(
+    "exact",
+    llvm::cl::desc("The input must be the very model the patch was made for "
+                   "(its fingerprint, the patch's `model` line) and every "
+                   "edit must apply where it points: a re-anchored edit is "
+                   "an error (gevo_patch's default)"),
+    llvm::cl::cat(category));
 llvm::cl::opt<bool> quiet("quiet",
                           llvm::cl::desc("Print the summary only on failure"),
                           llvm::cl::cat(category));
@@ -80,12 +89,24 @@ int main(int argc, char **argv) {
   if (absl::Status status = gevo::checkPatchSource(*patch, patchFile, form);
       !status.ok())
     return gevo::reportBadInput(std::string(status.message()));
+  if (exact && gevo::modelFingerprint(**module) != patch->model)
+    return gevo::reportBadInput(absl::StrCat(
+        patchPath.getValue(), ":2: error: the patch was made for model ",
+        patch->model, ", the input is model ", gevo::modelFingerprint(**module),
+        " (--exact; a build rule takes allow_reanchor = True to replay it "
+        "anyway)"));
   absl::StatusOr<gevo::ApplyReport> report = gevo::applyPatch(
       **module, *patch, patchPath,
       onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error,
-      maxFuzz);
+      exact ? 0 : int(maxFuzz));
   if (!report.ok())
     return gevo::reportBadInput(std::string(report.status().message()));
+  if (exact)
+    for (const gevo::EditResult &edit : report->edits)
+      if (edit.fate == gevo::EditResult::Fate::Reanchored)
+        return gevo::reportBadInput(absl::StrCat(
+            patchPath.getValue(), ":", edit.line,
+            ": error: the edit re-anchored to another op (--exact)"));
   std::string text;
   llvm::raw_string_ostream os(text);
   (*module)->print(os);

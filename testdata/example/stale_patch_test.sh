@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # What a stale patch looks like to users of gevo_patch (//bazel:gevo.bzl):
-# the rule's action is `apply --patch=P --input=M -o OUT --quiet`, so this
-# test runs exactly that (a test cannot run Bazel) on double_to_triple.gevo
-# and a copy of scale.mlir whose 2.0 changed: the patch's anchor is gone.
-# Expected: exit code 2, one `file:line: error: ...` line naming the edit and
-# the gone anchor, and no output file (a build must never get a different
-# program). Also checks the fresh model still patches, and what
-# on_mismatch = "skip" gives.
+# the rule's action is `apply --patch=P --input=M -o OUT --exact --quiet`
+# (without --exact --quiet under allow_reanchor = True), so this test runs
+# exactly that (a test cannot run Bazel) on double_to_triple.gevo and a copy of
+# scale.mlir whose 2.0 changed. By default the changed model is refused by
+# its fingerprint; with allow_reanchor the patch's anchor is gone. Expected
+# either way: exit code 2, one `file:line: error: ...` line, and no output
+# file (a build must never get a different program). Also checks the fresh
+# model still patches, and what on_mismatch = "skip" gives.
 set -u
 apply="$1"
 model="$2"
@@ -21,7 +22,7 @@ fail() {
 
 # The patch applies to the model it was made for.
 output=$("$apply" --patch="$patch" --input="$model" -o "$tmp/fresh.mlir" \
-  --on-mismatch=error --quiet 2>&1)
+  --on-mismatch=error --exact --quiet 2>&1)
 status=$?
 if [[ "$status" != 0 ]]; then
   fail "fresh: exit code $status, output: $output"
@@ -38,9 +39,24 @@ sed 's/arith.constant 2.0 : f32/arith.constant 2.5 : f32/' "$model" \
 if cmp -s "$model" "$tmp/changed.mlir"; then
   fail "stale: could not change $model (no 'arith.constant 2.0 : f32')"
 fi
+# By default (--exact) the build refuses a model the patch was not made for.
+output=$("$apply" --patch="$patch" --input="$tmp/changed.mlir" \
+  -o "$tmp/exact.mlir" --on-mismatch=error --exact --quiet 2>&1)
+status=$?
+if [[ "$status" != 2 ]]; then
+  fail "exact: exit code $status, expected 2; output: $output"
+elif [[ "$output" != "$patch:2: error: the patch was made for model "* ]]; then
+  fail "exact: expected the model line's error, got: $output"
+elif [[ -e "$tmp/exact.mlir" ]]; then
+  fail "exact: wrote $tmp/exact.mlir despite the error"
+else
+  echo "ok   exact: $output"
+fi
+
+# allow_reanchor = True: the edit's anchor is gone.
 rm -f "$tmp/stale.mlir"
 output=$("$apply" --patch="$patch" --input="$tmp/changed.mlir" \
-  -o "$tmp/stale.mlir" --on-mismatch=error --quiet 2>&1)
+  -o "$tmp/stale.mlir" --on-mismatch=error 2>&1)
 status=$?
 edit_line=$(grep -n '^constant ' "$patch" | cut -d: -f1)
 expected="$patch:$edit_line: error: edit 1 (constant @main/arith.constant#0~"
