@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <filesystem>
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
@@ -58,6 +59,11 @@ llvm::cl::opt<bool> exact(
                    "edit must apply where it points: a re-anchored edit is "
                    "an error (gevo_patch's default)"),
     llvm::cl::cat(category));
+llvm::cl::opt<bool> inPlace(
+    "in-place",
+    llvm::cl::desc("Allow -o to name the input itself (it is replaced whole "
+                   "once the patch applied)"),
+    llvm::cl::cat(category));
 llvm::cl::opt<bool> quiet("quiet",
                           llvm::cl::desc("Print the summary only on failure"),
                           llvm::cl::cat(category));
@@ -75,6 +81,13 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput("--on-mismatch must be 'error' or 'skip'");
   if (maxFuzz < 0)
     return gevo::reportBadInput("--max-fuzz must be 0 or more");
+  if (outputPath != "-" && !inPlace) {
+    std::error_code ignored;
+    if (std::filesystem::equivalent(gevo::resolveUserPath(outputPath),
+                                    gevo::resolveUserPath(inputPath), ignored))
+      return gevo::reportBadInput(
+          "-o names the input itself: give --in-place to replace it");
+  }
   std::string patchFile = gevo::resolveUserPath(patchPath);
   absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(patchFile);
   if (!patch.ok())

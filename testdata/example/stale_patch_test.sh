@@ -88,6 +88,22 @@ else
   echo "ok   on-mismatch=skip leaves the edit out"
 fi
 
+# -o naming the input needs --in-place; with it the input is patched.
+cp "$model" "$tmp/inplace.mlir"
+output=$("$apply" --patch="$patch" --input="$tmp/inplace.mlir" \
+  -o "$tmp/inplace.mlir" --quiet 2>&1)
+status=$?
+if [[ "$status" != 2 || "$output" != *"give --in-place"* ]] ||
+  ! cmp -s "$model" "$tmp/inplace.mlir"; then
+  fail "in-place: expected exit 2 and the input untouched, got $status: $output"
+elif ! "$apply" --patch="$patch" --input="$tmp/inplace.mlir" \
+  -o "$tmp/inplace.mlir" --in-place --quiet ||
+  ! grep -q 'arith.constant 3.000000e+00 : f32' "$tmp/inplace.mlir"; then
+  fail "in-place: --in-place did not patch the input"
+else
+  echo "ok   -o equal to the input needs --in-place"
+fi
+
 if ((failures > 0)); then
   echo "$failures case(s) failed"
   exit 1
