@@ -7,9 +7,8 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
-#include "gevo/eval/cpu/jit.h"
-#include "gevo/eval/cpu/lowering.h"
 #include "gevo/eval/entry_signature.h"
+#include "gevo/eval/target.h"
 #include "gevo/frontend/import_state.h"
 #include "gevo/frontend/onnx_import.h"
 #include "gevo/ir/mlir_support.h"
@@ -84,20 +83,40 @@ std::vector<std::string> opTypesOf(const std::string &bytes) {
   return {types.begin(), types.end()};
 }
 
-/// Compiles the imported module; errors are the importer's or the
-/// pipeline's (a module that imports but does not lower is a failure).
-absl::StatusOr<std::unique_ptr<JitEntry>>
-compileImported(mlir::MLIRContext &context, const std::string &text,
-                const std::string &name) {
+/// The imported module compiled through the evaluator's CPU Target (the
+/// context outlives the target, whose lowering holds passes of it).
+struct CompiledImport {
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<Target> target;
+  std::unique_ptr<CompiledVariant> variant;
+};
+
+/// Errors are the pipeline's: a module that imports but does not lower or
+/// compile is a failure.
+absl::StatusOr<CompiledImport> compileImported(const std::string &text,
+                                               const std::string &name) {
+  CompiledImport compiled;
+  GEVO_ASSIGN_OR_RETURN(compiled.target, makeTarget(EvaluationOptions()));
+  GEVO_RETURN_IF_ERROR(compiled.target->start());
+  compiled.context = createContext();
+  GEVO_RETURN_IF_ERROR(compiled.target->prepare(*compiled.context));
   GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
-                        parseModule(context, text, name));
+                        parseModule(*compiled.context, text, name));
   GEVO_ASSIGN_OR_RETURN(EntrySignature signature,
                         readEntrySignature(*module, "main"));
-  requestCInterface(*module, "main");
-  GEVO_RETURN_IF_ERROR(lowerToLLVMDialect(*module, ""));
-  CodegenOptions codegen;
-  codegen.cacheKernels = false;
-  return JitEntry::compile(*module, signature, codegen);
+  GEVO_RETURN_IF_ERROR(compiled.target->lower(*module, "main", nullptr));
+  GEVO_ASSIGN_OR_RETURN(compiled.variant,
+                        compiled.target->compile(*module, signature));
+  return compiled;
+}
+
+/// One run of the compiled module on `inputs`; its results.
+absl::StatusOr<std::vector<HostTensor>>
+runOnce(const CompiledImport &compiled, const std::vector<HostTensor> &inputs) {
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<PlacedInputs> placed,
+                        compiled.target->place(inputs));
+  GEVO_ASSIGN_OR_RETURN(TimedRun run, compiled.variant->run(*placed));
+  return std::move(run.results);
 }
 
 } // namespace
@@ -120,11 +139,10 @@ BackendTestResult runBackendTest(const std::string &directory,
     result.detail = std::string(text.status().message());
     return result;
   }
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
-  absl::StatusOr<std::unique_ptr<JitEntry>> entry =
-      compileImported(*context, *text, root.string());
-  if (!entry.ok()) {
-    result.detail = std::string(entry.status().message());
+  absl::StatusOr<CompiledImport> compiled =
+      compileImported(*text, root.string());
+  if (!compiled.ok()) {
+    result.detail = std::string(compiled.status().message());
     return result;
   }
   bool ok = true;
@@ -142,8 +160,7 @@ BackendTestResult runBackendTest(const std::string &directory,
     std::vector<HostTensor> hosts;
     for (const TensorValue &input : *inputs)
       hosts.push_back(toHost(input));
-    absl::StatusOr<std::vector<HostTensor>> got =
-        (*entry)->run(pointersTo(hosts));
+    absl::StatusOr<std::vector<HostTensor>> got = runOnce(*compiled, hosts);
     if (!got.ok() || got->size() != outputs->size()) {
       result.detail = got.ok() ? "another number of outputs"
                                : std::string(got.status().message());

@@ -2,7 +2,7 @@
 //
 // A test of the suite (Debian's libonnx-testdata) is a folder with model.onnx
 // and test_data_set_N/{input,output}_K.pb. Running one imports the model,
-// lowers and JIT-compiles it with the evaluator's default pipeline, feeds it
+// compiles it through the evaluator's CPU Target (makeTarget), feeds it
 // each data set's inputs and compares every output with the reference
 // (float: |got - want| <= atol + rtol * |want|).
 //
