@@ -31,11 +31,12 @@ std::string memberLine(const SearchResult &r, const FrontMember &m) {
                   : objectiveValue(m.individual.measurement, name)));
   return absl::StrFormat(
       "  %s  run x%.3f  validation %.4f (%+.4f)  test "
-      "%.4f%s  %d edits (%s)%s\n",
+      "%.4f%s  %d edit%s (%s)%s\n",
       m.patchPath, again.runtimeRatio, again.validation.accuracy(),
       again.validation.accuracy() - r.baselineRemeasured.validation.accuracy(),
       again.test.accuracy(), objectivesText, m.individual.edits.size(),
-      kindsOf(m.individual.edits), m.dominatesBaseline ? "  dominates" : "");
+      m.individual.edits.size() == 1 ? "" : "s", kindsOf(m.individual.edits),
+      m.dominatesBaseline ? "  dominates" : "");
 }
 
 /// The summary's first lines: counts, failures, the unmodified program.
