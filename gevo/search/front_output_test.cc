@@ -139,6 +139,27 @@ TEST(FrontOutputTest, TheUsefulRegionIsPrintedFirstAndTheRestInOneLine) {
   EXPECT_THAT(summary, Not(HasSubstr("front/01.gevo  run")));
   EXPECT_LT(summary.find("front/05.gevo  run"), summary.find("3 more"));
   EXPECT_THAT(summary, Not(HasSubstr("left the front")));
+  EXPECT_FALSE(std::filesystem::exists(r.config.outDir +
+                                       "/front/dominated-after-remeasure"));
+}
+
+TEST(FrontOutputTest, AReportAgainLeavesNoPatchOfTheLastOne) {
+  SearchResult first = fakeResult("again");
+  first.front.push_back(member(40, 0.30, 41, 0.463));
+  first.front.push_back(member(64, 0.35, 65, 0.324));
+  first.front.push_back(member(88, 0.80, 88, 0.800));
+  ASSERT_TRUE(writeFrontFiles(first, "0123456789abcdef", {}).ok());
+  std::string dir = first.config.outDir;
+  ASSERT_TRUE(std::filesystem::exists(dir + "/front/02.gevo"));
+  // A resumed run reports into the same directory: one member, none off.
+  SearchResult second = fakeResult("again-unused");
+  second.config.outDir = dir;
+  second.front.push_back(member(88, 0.80, 88, 0.800));
+  ASSERT_TRUE(writeFrontFiles(second, "0123456789abcdef", {}).ok());
+  EXPECT_TRUE(std::filesystem::exists(dir + "/front/01.gevo"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/front/02.gevo"));
+  EXPECT_FALSE(
+      std::filesystem::exists(dir + "/front/dominated-after-remeasure"));
 }
 
 TEST(FrontOutputTest, IndexRangesAreZeroPaddedRuns) {

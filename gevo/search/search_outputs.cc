@@ -185,13 +185,12 @@ std::string operatorsCsv(const SearchResult &result,
 }
 
 /// Removes the NN.gevo files an earlier report of this run (a resumed run)
-/// left in front/ and its dominated-after-remeasure/ folder, and creates
-/// both folders.
-absl::Status removeOldPatches(const RunDirectory &dir) {
-  for (const char *folder : {"front", kDominatedAfterRemeasureDir}) {
-    std::string path = dir.file(folder);
-    GEVO_RETURN_IF_ERROR(makeDirectory(path));
+/// left in front/ and its dominated-after-remeasure/ folder, and that
+/// folder when it is left empty.
+void removeOldPatches(const RunDirectory &dir) {
+  for (const char *folder : {kDominatedAfterRemeasureDir, "front"}) {
     std::error_code error;
+    std::filesystem::path path = dir.file(folder);
     for (const auto &entry : std::filesystem::directory_iterator(path, error)) {
       std::string name = entry.path().filename().string();
       if (entry.is_regular_file() && name.size() == 7 &&
@@ -200,8 +199,9 @@ absl::Status removeOldPatches(const RunDirectory &dir) {
           name.substr(2) == ".gevo")
         std::filesystem::remove(entry.path(), error);
     }
+    if (std::string(folder) != "front")
+      std::filesystem::remove(path, error); // Only when empty.
   }
-  return absl::OkStatus();
 }
 
 } // namespace
@@ -211,7 +211,7 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
                 const std::map<EditKind, OperatorStats> &operators) {
   rankRemeasuredFront(result);
   RunDirectory dir(result.config.outDir);
-  GEVO_RETURN_IF_ERROR(removeOldPatches(dir));
+  removeOldPatches(dir);
   llvm::json::Array members;
   double bestError = std::numeric_limits<double>::infinity();
   for (size_t k = 0; k < result.front.size(); ++k) {
@@ -231,6 +231,8 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
     members.push_back(frontEntry(result, member));
   }
   llvm::json::Array dominated;
+  if (!result.dominatedAfterRemeasure.empty())
+    GEVO_RETURN_IF_ERROR(makeDirectory(dir.file(kDominatedAfterRemeasureDir)));
   for (const FrontMember &member : result.dominatedAfterRemeasure) {
     std::string origin = absl::StrCat(
         "member of the search's front, dominated after re-measurement by ",
