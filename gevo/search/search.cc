@@ -170,6 +170,7 @@ absl::Status SearchRun::measureBaseline() {
                objectives.end();
   evaluator =
       std::make_unique<BatchEvaluator>(*bench, timed ? config.pairedRuns : 0);
+  evaluator->setRacing(config.raceMargin);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;
@@ -273,6 +274,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"evaluations", evaluator ? evaluator->counts.evaluations : 0},
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
       {"remeasured", evaluator ? evaluator->counts.remeasured : 0},
+      {"raced", evaluator ? evaluator->counts.raced : 0},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
   object["baseline"] =

@@ -218,6 +218,12 @@ SettingsTable<SearchConfig> runRows() {
                "program in its own child; the runtime objective is then the "
                "per-pair ratio on the unmodified program's scale, so what "
                "runs beside a child slows both alike (0: plain timing)"}),
+      setting(&C::raceMargin,
+              {"race-margin", "race_margin",
+               "Racing, with paired runs: stop timing a variant whose first "
+               "reading is more than this (relative) slower than a front "
+               "member at least as accurate, or whose fastest of three pairs "
+               "is slower than it (0: time every variant fully)"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "
