@@ -203,7 +203,9 @@ SettingsTable<SearchConfig> runRows() {
       setting(&C::budgetSeconds,
               {"budget", "budget_s",
                "Wall-clock budget for the search, e.g. 90s, 30m, 2h; 0 for "
-               "none. The front is re-measured after it",
+               "none. It includes the front's re-measurement at the end: "
+               "the search stops early enough for it, as the front so far "
+               "estimates it",
                "", /*resumable=*/true},
               DurationCodec()),
       setting(&C::seed, {"seed", "seed", "Random seed"}),
