@@ -139,6 +139,8 @@ std::string toJsonLine(const Measurement &m) {
   }
   if (!m.raced.empty())
     object["raced"] = m.raced;
+  if (!m.wouldRace.empty())
+    object["would_race"] = m.wouldRace;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -166,6 +168,8 @@ absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text) {
     m.loweringFallback = fallback->str();
   if (auto raced = object->getString("raced"))
     m.raced = raced->str();
+  if (auto would = object->getString("would_race"))
+    m.wouldRace = would->str();
   if (!readScore(object->getObject("validation"), m.validation) ||
       !readScore(object->getObject("test"), m.test))
     return absl::InvalidArgumentError("measurement has no valid scores");

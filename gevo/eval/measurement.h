@@ -69,6 +69,9 @@ struct Measurement {
   /// time is one warm-up reading (it could not enter the front), "pairs:N"
   /// when its timed pairs stopped after N. Its error is exact either way.
   std::string raced;
+  /// A dry run of racing (RacePlan::dryRun): where it would have stopped
+  /// this fully measured variant ("" nowhere).
+  std::string wouldRace;
 
   bool ok() const { return outcome == Outcome::Ok; }
   double error() const { return 1.0 - validation.accuracy(); }

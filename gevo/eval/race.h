@@ -34,6 +34,11 @@ struct RacePlan {
   double band = 0.02;
   /// Timed pairs made before the pairs' readings can stop it.
   int minPairs = 3;
+  /// Decide but do not stop: every run is made and the measurement says
+  /// where racing would have stopped it (Measurement::wouldRace), so a
+  /// benchmark can check that no variant it stops would have entered the
+  /// front.
+  bool dryRun = false;
 
   bool enabled() const { return !front.empty(); }
 };

@@ -66,6 +66,7 @@ private:
   StepResult compileBaseline();
   StepResult timeRuns();
   bool keepTiming(int pairsDone);
+  bool stopAt(const std::string &where);
   StepResult checkCorruption() const;
   StepResult checkUninitialized();
   StepResult runTest();
@@ -217,10 +218,11 @@ bool ChildRun::keepTiming(int pairsDone) {
         runs.baselineWarmupMs > 0 ? runs.warmupMs / runs.baselineWarmupMs : 0;
     if (!beatenAfterFirstRun(request.race, firstError, ratio))
       return true;
+    if (request.race.dryRun)
+      return stopAt(kRacedAfterFirstRun);
     runs.ms = {runs.warmupMs};
     runs.baselineMs = {runs.baselineWarmupMs};
-    header["raced"] = kRacedAfterFirstRun;
-    return false;
+    return stopAt(kRacedAfterFirstRun);
   }
   std::vector<double> ratios;
   for (size_t i = 0; i < runs.ms.size() && i < runs.baselineMs.size(); ++i)
@@ -228,8 +230,18 @@ bool ChildRun::keepTiming(int pairsDone) {
       ratios.push_back(runs.ms[i] / runs.baselineMs[i]);
   if (!beatenAfterPairs(request.race, firstError, ratios))
     return true;
-  header["raced"] = racedAfterPairs(pairsDone);
-  return false;
+  return stopAt(racedAfterPairs(pairsDone));
+}
+
+bool ChildRun::stopAt(const std::string &where) {
+  // A dry run records the first place racing would have stopped and goes on.
+  if (!request.race.dryRun) {
+    header["raced"] = where;
+    return false;
+  }
+  if (!header.get("would_race"))
+    header["would_race"] = where;
+  return true;
 }
 
 StepResult ChildRun::checkCorruption() const {

@@ -60,6 +60,7 @@ RacePlan BatchEvaluator::racePlan() {
     front.push_back({bench.baseline().error(), 1.0});
   plan.front = front;
   plan.firstReadingMargin = raceMargin;
+  plan.dryRun = raceDryRun;
   return plan;
 }
 

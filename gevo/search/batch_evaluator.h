@@ -54,7 +54,10 @@ public:
   /// it cannot enter the front of what this evaluator has fully measured
   /// (the unmodified program included) is not timed further. `margin` is
   /// RacePlan::firstReadingMargin; <= 0 turns racing off.
-  void setRacing(double margin) { raceMargin = margin; }
+  void setRacing(double margin, bool dryRun = false) {
+    raceMargin = margin;
+    raceDryRun = dryRun;
+  }
   /// The front racing compares against now.
   const std::vector<FrontPoint> &raceFront() const { return front; }
 
@@ -82,6 +85,7 @@ private:
   int pairedRuns;
   double disturbedFactor;
   double raceMargin = 0;
+  bool raceDryRun = false;
   std::vector<FrontPoint> front;
 };
 

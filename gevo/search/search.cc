@@ -173,7 +173,7 @@ absl::Status SearchRun::measureBaseline() {
                objectives.end();
   evaluator =
       std::make_unique<BatchEvaluator>(*bench, timed ? config.pairedRuns : 0);
-  evaluator->setRacing(config.raceMargin);
+  evaluator->setRacing(config.raceMargin, config.raceDryRun);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;

@@ -69,6 +69,9 @@ struct SearchConfig {
   /// three pairs when even its fastest pair is slower than that member; its
   /// error is exact, its time one reading (history.csv says so). 0: off.
   double raceMargin = 0.25;
+  /// Racing decides but stops nothing; the cache records where it would
+  /// have stopped each variant (gevo/bench:racing checks those). No flag.
+  bool raceDryRun = false;
   /// Noise control: interleaved runs per front member when reporting.
   int frontRepeats = 10;
   /// ... in this many separate children each (their median ratio counts).
