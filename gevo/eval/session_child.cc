@@ -183,7 +183,7 @@ StepResult ChildRun::timeRuns() {
   }
   RunSchedule schedule = s.schedule;
   schedule.interleavedPairs = request.interleavedPairs;
-  if (request.race.enabled() && schedule.warmup > 0)
+  if (request.race.enabled())
     schedule.keepGoing = [this](int pairsDone) {
       return keepTiming(pairsDone);
     };
@@ -202,7 +202,11 @@ StepResult ChildRun::timeRuns() {
 bool ChildRun::keepTiming(int pairsDone) {
   // The error is exact after one run; the run time is a guess until the
   // pairs are made. A variant that cannot enter the front stops here and
-  // says how much of it was measured.
+  // says how much of it was measured. The first reading is the warm-up
+  // pair's, or without warm-up the first timed pair's.
+  bool warmedUp = s.schedule.warmup > 0;
+  if (pairsDone == 0 && !warmedUp)
+    return true;
   if (firstError < 0) {
     int logits = s.workload.logitsResult();
     if (runs.results.size() <= static_cast<size_t>(logits))
@@ -213,16 +217,17 @@ bool ChildRun::keepTiming(int pairsDone) {
       return true; // the parent classifies it from the full reading
     firstError = 1.0 - score->accuracy();
   }
-  if (pairsDone == 0) {
-    double ratio =
-        runs.baselineWarmupMs > 0 ? runs.warmupMs / runs.baselineWarmupMs : 0;
-    if (!beatenAfterFirstRun(request.race, firstError, ratio))
-      return true;
-    if (request.race.dryRun)
+  if (pairsDone == (warmedUp ? 0 : 1)) {
+    double variantMs = warmedUp ? runs.warmupMs : runs.ms[0];
+    double baselineMs = warmedUp ? runs.baselineWarmupMs : runs.baselineMs[0];
+    double ratio = baselineMs > 0 ? variantMs / baselineMs : 0;
+    if (beatenAfterFirstRun(request.race, firstError, ratio)) {
+      if (warmedUp && !request.race.dryRun) {
+        runs.ms = {variantMs};
+        runs.baselineMs = {baselineMs};
+      }
       return stopAt(kRacedAfterFirstRun);
-    runs.ms = {runs.warmupMs};
-    runs.baselineMs = {runs.baselineWarmupMs};
-    return stopAt(kRacedAfterFirstRun);
+    }
   }
   std::vector<double> ratios;
   for (size_t i = 0; i < runs.ms.size() && i < runs.baselineMs.size(); ++i)
