@@ -26,9 +26,9 @@ struct FrontPoint {
 struct RacePlan {
   /// The front so far; empty: no racing (every variant fully measured).
   std::vector<FrontPoint> front;
-  /// How far (relative) a first, warm-up reading of the ratio may be below
-  /// the variant's true ratio: it is stopped only when its first reading is
-  /// above (1 + margin) times a dominating member's ratio.
+  /// How far (relative) a first reading of the ratio (one timed pair) may
+  /// be above the variant's true ratio: it is stopped only when its first
+  /// reading is above (1 + margin) times a dominating member's ratio.
   double firstReadingMargin = 0.25;
   /// Ratios within this (relative) band count as equal.
   double band = 0.02;
@@ -47,8 +47,8 @@ struct RacePlan {
 /// infinity when none is (the variant would enter the front however slow).
 double ratioToBeat(const std::vector<FrontPoint> &front, double error);
 
-/// After the first (warm-up) reading `ratio`: whether the variant cannot
-/// enter the front.
+/// After the first reading `ratio` (one timed pair): whether the variant
+/// cannot enter the front.
 bool beatenAfterFirstRun(const RacePlan &plan, double error, double ratio);
 
 /// After the timed pairs' `ratios`: whether the variant cannot enter the
@@ -58,7 +58,7 @@ bool beatenAfterPairs(const RacePlan &plan, double error,
                       const std::vector<double> &ratios);
 
 /// How much of a variant was measured, as Measurement::raced holds it:
-/// "" (fully), "first_run", or "pairs:N".
+/// "" (fully), "first_run" (one timed pair), or "pairs:N".
 std::string racedAfterPairs(int pairs);
 inline constexpr char kRacedAfterFirstRun[] = "first_run";
 

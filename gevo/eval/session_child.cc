@@ -202,10 +202,11 @@ StepResult ChildRun::timeRuns() {
 bool ChildRun::keepTiming(int pairsDone) {
   // The error is exact after one run; the run time is a guess until the
   // pairs are made. A variant that cannot enter the front stops here and
-  // says how much of it was measured. The first reading is the warm-up
-  // pair's, or without warm-up the first timed pair's.
-  bool warmedUp = s.schedule.warmup > 0;
-  if (pairsDone == 0 && !warmedUp)
+  // says how much of it was measured. The first reading is the first timed
+  // pair's: a warm-up run's time can be a third off on sub-millisecond
+  // programs (first touches of fresh memory), enough to stop a variant the
+  // front needs.
+  if (pairsDone == 0)
     return true;
   if (firstError < 0) {
     int logits = s.workload.logitsResult();
@@ -217,22 +218,13 @@ bool ChildRun::keepTiming(int pairsDone) {
       return true; // the parent classifies it from the full reading
     firstError = 1.0 - score->accuracy();
   }
-  if (pairsDone == (warmedUp ? 0 : 1)) {
-    double variantMs = warmedUp ? runs.warmupMs : runs.ms[0];
-    double baselineMs = warmedUp ? runs.baselineWarmupMs : runs.baselineMs[0];
-    double ratio = baselineMs > 0 ? variantMs / baselineMs : 0;
-    if (beatenAfterFirstRun(request.race, firstError, ratio)) {
-      if (warmedUp && !request.race.dryRun) {
-        runs.ms = {variantMs};
-        runs.baselineMs = {baselineMs};
-      }
-      return stopAt(kRacedAfterFirstRun);
-    }
-  }
   std::vector<double> ratios;
   for (size_t i = 0; i < runs.ms.size() && i < runs.baselineMs.size(); ++i)
     if (runs.baselineMs[i] > 0)
       ratios.push_back(runs.ms[i] / runs.baselineMs[i]);
+  if (pairsDone == 1 && !ratios.empty() &&
+      beatenAfterFirstRun(request.race, firstError, ratios[0]))
+    return stopAt(kRacedAfterFirstRun);
   if (!beatenAfterPairs(request.race, firstError, ratios))
     return true;
   return stopAt(racedAfterPairs(pairsDone));

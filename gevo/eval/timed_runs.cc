@@ -16,8 +16,6 @@ std::optional<ScheduleFailure> makeTimedRuns(const RunSchedule &schedule,
     if (timed) {
       out.ms.push_back(run->ms);
       out.hostMs.push_back(run->hostMs);
-    } else {
-      out.warmupMs = run->ms;
     }
     out.results = std::move(run->results);
     out.launches = run->launches;
@@ -29,8 +27,6 @@ std::optional<ScheduleFailure> makeTimedRuns(const RunSchedule &schedule,
       return run.status();
     if (timed)
       out.baselineMs.push_back(run->ms);
-    else
-      out.baselineWarmupMs = run->ms;
     out.baselineResults = std::move(run->results);
     return absl::OkStatus();
   };

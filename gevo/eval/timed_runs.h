@@ -26,8 +26,6 @@ struct TimedRuns {
   /// Each timed run's time (TimedRun::ms) and wall time; the unmodified
   /// program's timed runs.
   std::vector<double> ms, hostMs, baselineMs;
-  /// The last untimed (warm-up) run's time, of each side (0: none made).
-  double warmupMs = 0, baselineWarmupMs = 0;
   /// Kernel launches in the variant's last run.
   int64_t launches = 0;
 };

@@ -63,8 +63,8 @@ struct SearchConfig {
   /// The default, 5 (with pruneSeeds), was chosen on seeds 1-5 of prediction
   /// and checked on seeds 11-15 of both workloads (BENCHMARKS.md §2).
   int pairedRuns = 5;
-  /// Racing (gevo/eval/race.h), with paired runs: a variant whose first,
-  /// warm-up reading is more than this (relative) above the run-time ratio of
+  /// Racing (gevo/eval/race.h), with paired runs: a variant whose first
+  /// timed pair reads more than this (relative) above the run-time ratio of
   /// a front member at least as accurate is not timed further, nor after
   /// three pairs when even its fastest pair is slower than that member; its
   /// error is exact, its time one reading (history.csv says so). 0: off.
