@@ -47,6 +47,7 @@ void irScaling(std::ostringstream &md);
 void stress(std::ostringstream &md);
 void compileProfile(std::ostringstream &md);
 void onnxConformance(std::ostringstream &md);
+void racing(std::ostringstream &md);
 
 } // namespace gevo::bench_md
 

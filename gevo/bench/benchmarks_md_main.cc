@@ -56,6 +56,7 @@ int main(int argc, char **argv) {
   stress(md);
   compileProfile(md);
   onnxConformance(md);
+  racing(md);
   absl::Status written =
       gevo::writeOutput(gevo::resolveUserPath(outputPath), md.str());
   if (!written.ok())

@@ -9,10 +9,10 @@
 #
 # Benchmarks: throughput search_vs_random minimizers paper_claims
 # train_ceiling scaling scale_out ir_scaling stress compile_profile
-# onnx_conformance.
+# onnx_conformance racing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-all=(throughput search_vs_random minimizers paper_claims train_ceiling scaling scale_out ir_scaling stress compile_profile onnx_conformance)
+all=(throughput search_vs_random minimizers paper_claims train_ceiling scaling scale_out ir_scaling stress compile_profile onnx_conformance racing)
 steps=("$@")
 ((${#steps[@]})) || steps=("${all[@]}")
 for step in "${steps[@]}"; do
@@ -62,6 +62,8 @@ for step in "${steps[@]}"; do
     run //gevo/bench:compile_profile -- --json="$out/compile_profile.json" ;;
   onnx_conformance)
     run //gevo/bench:onnx_conformance -- --json="$out/onnx_conformance.json" ;;
+  racing)
+    run //gevo/bench:racing -- --json="$out/racing.json" ;;
   esac
 done
 run //gevo/bench:benchmarks_md -- --results="$out" -o BENCHMARKS.md

@@ -137,6 +137,10 @@ std::string toJsonLine(const Measurement &m) {
     object["runtime_ratio"] = m.runtimeRatio;
     object["baseline_median_run_ms"] = m.baselineMedianRunMs;
   }
+  if (!m.raced.empty())
+    object["raced"] = m.raced;
+  if (!m.wouldRace.empty())
+    object["would_race"] = m.wouldRace;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -162,6 +166,10 @@ absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text) {
     m.detail = detail->str();
   if (auto fallback = object->getString("lowering_fallback"))
     m.loweringFallback = fallback->str();
+  if (auto raced = object->getString("raced"))
+    m.raced = raced->str();
+  if (auto would = object->getString("would_race"))
+    m.wouldRace = would->str();
   if (!readScore(object->getObject("validation"), m.validation) ||
       !readScore(object->getObject("test"), m.test))
     return absl::InvalidArgumentError("measurement has no valid scores");

@@ -65,6 +65,13 @@ struct Measurement {
   /// the per-pair run-time ratios, and the unmodified program's median.
   double runtimeRatio = 0; // 0 when not re-measured
   double baselineMedianRunMs = 0;
+  /// Racing (race.h): "" when measured fully; "first_run" when its run
+  /// time is one warm-up reading (it could not enter the front), "pairs:N"
+  /// when its timed pairs stopped after N. Its error is exact either way.
+  std::string raced;
+  /// A dry run of racing (RacePlan::dryRun): where it would have stopped
+  /// this fully measured variant ("" nowhere).
+  std::string wouldRace;
 
   bool ok() const { return outcome == Outcome::Ok; }
   double error() const { return 1.0 - validation.accuracy(); }

@@ -30,6 +30,11 @@ runSchedule(const RunSchedule &schedule,
     if (auto failure = baseline(false))
       return failure;
   }
+  auto stopHere = [&](int pairsDone) {
+    return schedule.keepGoing && !schedule.keepGoing(pairsDone);
+  };
+  if (stopHere(0))
+    return std::nullopt;
   for (int i = 0; i < schedule.interleavedPairs; ++i) {
     // Alternate which goes first so that drift hits both alike.
     bool variantFirst = i % 2 == 0;
@@ -37,6 +42,8 @@ runSchedule(const RunSchedule &schedule,
       return failure;
     if (auto failure = variantFirst ? baseline(true) : variant(true))
       return failure;
+    if (i + 1 < schedule.interleavedPairs && stopHere(i + 1))
+      return std::nullopt;
   }
   return std::nullopt;
 }

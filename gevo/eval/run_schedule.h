@@ -23,6 +23,10 @@ struct RunSchedule {
   /// > 0: after `warmup` runs of both, this many timed pairs of the variant
   /// and the unmodified program instead of `repeats` runs of the variant.
   int interleavedPairs = 0;
+  /// Racing (race.h): with pairs, called after the warm-up runs (0) and after
+  /// each timed pair (the pairs made so far); false ends the schedule there,
+  /// which is not a failure. Empty: every run is made.
+  std::function<bool(int pairsDone)> keepGoing;
 };
 
 /// A failed run: its status, and whether it was the unmodified program's.

@@ -3,6 +3,7 @@
 #include "gevo/eval/run_schedule.h"
 
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -53,6 +54,36 @@ TEST(RunSchedule, StopsAtTheFirstFailureAndSaysWhose) {
   ASSERT_TRUE(failure.has_value());
   EXPECT_FALSE(failure->baseline);
   EXPECT_EQ(v.runs, "v");
+}
+
+TEST(RunSchedule, RacingStopsAfterTheWarmUpOrAPairWithoutFailing) {
+  Recorder r;
+  std::vector<int> asked;
+  RunSchedule schedule{1, 5, 4};
+  schedule.keepGoing = [&](int pairs) {
+    asked.push_back(pairs);
+    return pairs < 2;
+  };
+  EXPECT_FALSE(run(r, schedule).has_value());
+  EXPECT_EQ(r.runs, "vbVBBV"); // warm-up pair, then two timed pairs
+  EXPECT_EQ(asked, (std::vector<int>{0, 1, 2}));
+  Recorder first;
+  schedule.keepGoing = [](int) { return false; };
+  EXPECT_FALSE(run(first, schedule).has_value());
+  EXPECT_EQ(first.runs, "vb");
+}
+
+TEST(RunSchedule, RacingIsNotAskedAfterTheLastPair) {
+  Recorder r;
+  int asked = 0;
+  RunSchedule schedule{1, 5, 2};
+  schedule.keepGoing = [&](int) {
+    ++asked;
+    return true;
+  };
+  EXPECT_FALSE(run(r, schedule).has_value());
+  EXPECT_EQ(r.runs, "vbVBBV");
+  EXPECT_EQ(asked, 2); // after the warm-up and after the first pair
 }
 
 } // namespace

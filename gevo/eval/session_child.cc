@@ -18,6 +18,7 @@
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/timed_runs.h"
 #include "gevo/eval/variant_session.h"
+#include "gevo/eval/workload/bindings.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/message_lines.h"
 #include "gevo/support/stopwatch.h"
@@ -42,6 +43,9 @@ struct ChildSetup {
   RunSchedule schedule;
   const EntrySignature &signature;
   const std::vector<HostTensor> &validation, &test;
+  /// The labels, for racing's early look at the error (race.h); the parent
+  /// scores the logits it is sent whatever this says.
+  const DatasetSplit &data;
 };
 
 /// One variant's evaluation in the child, step by step; `payload()` is what
@@ -61,6 +65,8 @@ private:
   StepResult compileVariant(mlir::ModuleOp variant);
   StepResult compileBaseline();
   StepResult timeRuns();
+  bool keepTiming(int pairsDone);
+  bool stopAt(const std::string &where);
   StepResult checkCorruption() const;
   StepResult checkUninitialized();
   StepResult runTest();
@@ -74,6 +80,8 @@ private:
   std::unique_ptr<PlacedInputs> inputs;
   TimedRuns runs;
   std::vector<HostTensor> baselineBefore, testResults;
+  /// The validation error after the first run (racing); negative: unknown.
+  double firstError = -1;
 };
 
 std::string ChildRun::payload(mlir::ModuleOp module) {
@@ -175,6 +183,10 @@ StepResult ChildRun::timeRuns() {
   }
   RunSchedule schedule = s.schedule;
   schedule.interleavedPairs = request.interleavedPairs;
+  if (request.race.enabled())
+    schedule.keepGoing = [this](int pairsDone) {
+      return keepTiming(pairsDone);
+    };
   if (std::optional<ScheduleFailure> failure =
           makeTimedRuns(schedule, *variant, baseline.get(), *inputs, runs)) {
     if (failure->baseline)
@@ -185,6 +197,48 @@ StepResult ChildRun::timeRuns() {
     return StepFailure{"run", "the entry returned fewer results than the "
                               "workload's logits index"};
   return std::nullopt;
+}
+
+bool ChildRun::keepTiming(int pairsDone) {
+  // The error is exact after one run; the run time is a guess until the
+  // pairs are made. A variant that cannot enter the front stops here and
+  // says how much of it was measured. The first reading is the first timed
+  // pair's: a warm-up run's time can be a third off on sub-millisecond
+  // programs (first touches of fresh memory), enough to stop a variant the
+  // front needs.
+  if (pairsDone == 0)
+    return true;
+  if (firstError < 0) {
+    int logits = s.workload.logitsResult();
+    if (runs.results.size() <= static_cast<size_t>(logits))
+      return true;
+    absl::StatusOr<ClassificationScore> score =
+        scoreSplit(s.data, SplitRole::Validation, runs.results[logits]);
+    if (!score.ok() || score->nonFiniteRows > 0)
+      return true; // the parent classifies it from the full reading
+    firstError = 1.0 - score->accuracy();
+  }
+  std::vector<double> ratios;
+  for (size_t i = 0; i < runs.ms.size() && i < runs.baselineMs.size(); ++i)
+    if (runs.baselineMs[i] > 0)
+      ratios.push_back(runs.ms[i] / runs.baselineMs[i]);
+  if (pairsDone == 1 && !ratios.empty() &&
+      beatenAfterFirstRun(request.race, firstError, ratios[0]))
+    return stopAt(kRacedAfterFirstRun);
+  if (!beatenAfterPairs(request.race, firstError, ratios))
+    return true;
+  return stopAt(racedAfterPairs(pairsDone));
+}
+
+bool ChildRun::stopAt(const std::string &where) {
+  // A dry run records the first place racing would have stopped and goes on.
+  if (!request.race.dryRun) {
+    header["raced"] = where;
+    return false;
+  }
+  if (!header.get("would_race"))
+    header["would_race"] = where;
+  return true;
 }
 
 StepResult ChildRun::checkCorruption() const {
@@ -239,7 +293,8 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
                    RunSchedule{counts.warmup, counts.repeats, 0},
                    *signature,
                    validationArguments,
-                   testArguments};
+                   testArguments,
+                   data};
   return ChildRun(setup, request).payload(variant);
 }
 

@@ -81,6 +81,8 @@ Measurement readTimings(const llvm::json::Object &header) {
   m.codegenMs = header.getNumber("codegen_ms").value_or(0);
   m.loweredOps = header.getNumber("lowered_ops").value_or(0);
   m.loweringFallback = header.getString("lowering_fallback").value_or("").str();
+  m.raced = header.getString("raced").value_or("").str();
+  m.wouldRace = header.getString("would_race").value_or("").str();
   if (const llvm::json::Array *runs = header.getArray("run_ms"))
     for (const llvm::json::Value &run : *runs)
       m.runMs.push_back(run.getAsNumber().value_or(0));

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "gevo/eval/evaluator.h"
 #include "gevo/eval/measurement.h"
+#include "gevo/eval/race.h"
 #include "gevo/eval/sandbox.h"
 #include "gevo/eval/target.h"
 #include "gevo/eval/workload/workload.h"
@@ -43,6 +44,9 @@ struct RunRequest {
   /// and alternate their runs this many times; the measurement's run times
   /// and runtimeRatio come from these pairs.
   int interleavedPairs = 0;
+  /// With pairs: stop timing a variant that cannot enter this front
+  /// (race.h); the measurement says how much was measured.
+  RacePlan race;
 };
 
 class EvaluationSession {

@@ -52,6 +52,30 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
     }
 }
 
+RacePlan BatchEvaluator::racePlan() {
+  RacePlan plan;
+  if (pairedRuns <= 0 || raceMargin <= 0 || !bench.baseline().ok())
+    return plan;
+  if (front.empty())
+    front.push_back({bench.baseline().error(), 1.0});
+  plan.front = front;
+  plan.firstReadingMargin = raceMargin;
+  plan.dryRun = raceDryRun;
+  return plan;
+}
+
+void BatchEvaluator::updateFront(const std::vector<Individual> &batch) {
+  if (front.empty())
+    return; // not racing
+  std::vector<FrontPoint> points = front;
+  for (const Individual &individual : batch) {
+    const Measurement &m = individual.measurement;
+    if (m.ok() && m.raced.empty() && m.runtimeRatio > 0)
+      points.push_back({m.error(), m.runtimeRatio});
+  }
+  front = nonDominated(std::move(points));
+}
+
 void BatchEvaluator::evaluate(std::vector<Individual> &batch,
                               const std::function<void()> &onMeasured) {
   std::vector<std::vector<Edit>> lists;
@@ -60,6 +84,7 @@ void BatchEvaluator::evaluate(std::vector<Individual> &batch,
     lists.push_back(individual.edits);
   BatchRequest request;
   request.run.interleavedPairs = pairedRuns;
+  request.run.race = racePlan();
   std::vector<MeasuredVariant> measured = bench.measure(
       lists, request, [&](size_t, const MeasuredVariant &variant) {
         ++counts.outcomes[variant.measurement->outcome];
@@ -82,7 +107,10 @@ void BatchEvaluator::evaluate(std::vector<Individual> &batch,
                                                   bench.baseline().medianRunMs)
                                : *measured[i].measurement;
     batch[i].cached = !measured[i].ran;
+    if (measured[i].ran && !batch[i].measurement.raced.empty())
+      ++counts.raced;
   }
+  updateFront(batch);
 }
 
 } // namespace gevo

@@ -50,6 +50,17 @@ public:
       : bench(bench), pairedRuns(pairedRuns), disturbedFactor(disturbedFactor) {
   }
 
+  /// Racing (race.h), with paired runs: a variant whose first reading shows
+  /// it cannot enter the front of what this evaluator has fully measured
+  /// (the unmodified program included) is not timed further. `margin` is
+  /// RacePlan::firstReadingMargin; <= 0 turns racing off.
+  void setRacing(double margin, bool dryRun = false) {
+    raceMargin = margin;
+    raceDryRun = dryRun;
+  }
+  /// The front racing compares against now.
+  const std::vector<FrontPoint> &raceFront() const { return front; }
+
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
   void evaluate(std::vector<Individual> &batch,
@@ -65,9 +76,17 @@ private:
   void remeasureDisturbed(std::vector<MeasuredVariant> &measured,
                           BatchRequest request);
 
+  /// The request's race plan from the front so far (none without pairs).
+  RacePlan racePlan();
+  /// Adds the fully measured ok members of `batch` to the front.
+  void updateFront(const std::vector<Individual> &batch);
+
   Workbench &bench;
   int pairedRuns;
   double disturbedFactor;
+  double raceMargin = 0;
+  bool raceDryRun = false;
+  std::vector<FrontPoint> front;
 };
 
 } // namespace gevo

@@ -115,6 +115,7 @@ std::string toJsonText(const Checkpoint &c) {
       {"evaluations", c.counts.evaluations},
       {"cache_hits", c.counts.cacheHits},
       {"remeasured", c.counts.remeasured},
+      {"raced", c.counts.raced},
       {"outcomes", outcomeCounts(c.counts.outcomes)},
       {"operators", std::move(operators)},
       {"population", std::move(population)},
@@ -143,6 +144,7 @@ absl::StatusOr<Checkpoint> parseCheckpoint(const std::string &text,
   c.counts.evaluations = object->getInteger("evaluations").value_or(0);
   c.counts.cacheHits = object->getInteger("cache_hits").value_or(0);
   c.counts.remeasured = object->getInteger("remeasured").value_or(0);
+  c.counts.raced = object->getInteger("raced").value_or(0);
   c.counts.outcomes = readOutcomeCounts(object->getObject("outcomes"));
   if (const llvm::json::Object *operators = object->getObject("operators"))
     for (const auto &[key, stats] : *operators) {

@@ -38,6 +38,9 @@ struct EvaluationCounts {
   /// Paired children run again because their unmodified side was disturbed
   /// (BatchEvaluator); not among `evaluations`.
   int64_t remeasured = 0;
+  /// Children whose timing stopped early (racing, race.h); among
+  /// `evaluations`.
+  int64_t raced = 0;
   std::map<Outcome, int64_t> outcomes; // over every individual measured
 };
 

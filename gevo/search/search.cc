@@ -62,6 +62,9 @@ private:
   }
   ProgressState progressState() const;
   std::vector<size_t> archiveFront() const;
+  /// Seconds the front's re-measurement would take now (the budget keeps
+  /// them for it).
+  double remeasureReserve() const;
   double archiveHypervolume() const;
 
   SearchConfig config;
@@ -170,6 +173,7 @@ absl::Status SearchRun::measureBaseline() {
                objectives.end();
   evaluator =
       std::make_unique<BatchEvaluator>(*bench, timed ? config.pairedRuns : 0);
+  evaluator->setRacing(config.raceMargin, config.raceDryRun);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;
@@ -273,6 +277,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"evaluations", evaluator ? evaluator->counts.evaluations : 0},
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
       {"remeasured", evaluator ? evaluator->counts.remeasured : 0},
+      {"raced", evaluator ? evaluator->counts.raced : 0},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
   object["baseline"] =
@@ -301,7 +306,7 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   while (state.generation < config.generations) {
     double elapsed = elapsedBefore + secondsSince(started);
     if (config.budgetSeconds > 0 &&
-        elapsed + lastGeneration > config.budgetSeconds)
+        elapsed + lastGeneration + remeasureReserve() > config.budgetSeconds)
       break;
     auto generationStart = Clock::now();
     int generation = state.generation + 1;
@@ -321,6 +326,17 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   GEVO_RETURN_IF_ERROR(report(result));
   GEVO_RETURN_IF_ERROR(writeRunJson("finished"));
   return result;
+}
+
+double SearchRun::remeasureReserve() const {
+  std::vector<Individual> members;
+  for (size_t index : archiveFront())
+    if (config.frontLimit <= 0 ||
+        static_cast<int>(members.size()) < config.frontLimit)
+      members.push_back(state.archive[index]);
+  return std::max(1, config.frontChildren) *
+         estimateRemeasureSeconds(members, bench->baseline(),
+                                  config.frontRepeats, bench->workers());
 }
 
 absl::Status SearchRun::report(SearchResult &result) {
@@ -368,22 +384,6 @@ absl::Status SearchRun::report(SearchResult &result) {
 }
 
 } // namespace
-
-std::vector<double>
-normalizedObjectives(const Measurement &m, const Measurement &baseline,
-                     const std::vector<std::string> &names) {
-  std::vector<double> values;
-  for (const std::string &name : names) {
-    double value = objectiveValue(m, name);
-    if (name == "error") {
-      values.push_back(value);
-      continue;
-    }
-    double reference = 2 * objectiveValue(baseline, name);
-    values.push_back(reference > 0 ? value / reference : value);
-  }
-  return values;
-}
 
 absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
                                        std::FILE *progress,

@@ -63,6 +63,15 @@ struct SearchConfig {
   /// The default, 5 (with pruneSeeds), was chosen on seeds 1-5 of prediction
   /// and checked on seeds 11-15 of both workloads (BENCHMARKS.md §2).
   int pairedRuns = 5;
+  /// Racing (gevo/eval/race.h), with paired runs: a variant whose first
+  /// timed pair reads more than this (relative) above the run-time ratio of
+  /// a front member at least as accurate is not timed further, nor after
+  /// three pairs when even its fastest pair is slower than that member; its
+  /// error is exact, its time one reading (history.csv says so). 0: off.
+  double raceMargin = 0.25;
+  /// Racing decides but stops nothing; the cache records where it would
+  /// have stopped each variant (gevo/bench:racing checks those). No flag.
+  bool raceDryRun = false;
   /// Noise control: interleaved runs per front member when reporting.
   int frontRepeats = 10;
   /// ... in this many separate children each (their median ratio counts).

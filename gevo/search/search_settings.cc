@@ -203,7 +203,9 @@ SettingsTable<SearchConfig> runRows() {
       setting(&C::budgetSeconds,
               {"budget", "budget_s",
                "Wall-clock budget for the search, e.g. 90s, 30m, 2h; 0 for "
-               "none. The front is re-measured after it",
+               "none. It includes the front's re-measurement at the end: "
+               "the search stops early enough for it, as the front so far "
+               "estimates it",
                "", /*resumable=*/true},
               DurationCodec()),
       setting(&C::seed, {"seed", "seed", "Random seed"}),
@@ -218,6 +220,12 @@ SettingsTable<SearchConfig> runRows() {
                "program in its own child; the runtime objective is then the "
                "per-pair ratio on the unmodified program's scale, so what "
                "runs beside a child slows both alike (0: plain timing)"}),
+      setting(&C::raceMargin,
+              {"race-margin", "race_margin",
+               "Racing, with paired runs: stop timing a variant whose first "
+               "reading is more than this (relative) slower than a front "
+               "member at least as accurate, or whose fastest of three pairs "
+               "is slower than it (0: time every variant fully)"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "

@@ -37,6 +37,7 @@ SearchConfig unusual() {
   c.seed = 42;
   c.maxErrorIncrease = 0.1;
   c.pairedRuns = 2;
+  c.raceMargin = 0.5;
   c.frontRepeats = 4;
   c.frontChildren = 2;
   c.frontLimit = 9;
@@ -105,6 +106,7 @@ TEST(SearchSettings, RunJsonKeepsItsKeyNames) {
                                          "max_error_increase",
                                          "screen",
                                          "paired_runs",
+                                         "race_margin",
                                          "prune_seeds",
                                          "rate_seeds",
                                          "initial_edits",

@@ -50,6 +50,10 @@ std::string runLines(const SearchResult &r) {
       toString(c.algorithm.kind), r.workloadName, r.generationsDone,
       c.algorithm.population, r.counts.evaluations, r.counts.cacheHits,
       r.searchSeconds, rate, c.workbench.workers);
+  if (r.counts.raced > 0)
+    absl::StrAppend(&text, "racing: ", r.counts.raced, " of ",
+                    r.counts.evaluations,
+                    " evaluations stopped early (could not enter the front)\n");
   std::string failures;
   for (const auto &[outcome, count] : r.counts.outcomes)
     if (outcome != Outcome::Ok && count > 0)

@@ -31,6 +31,8 @@ public:
   std::optional<Measurement> find(const std::string &key) const;
   void insert(const std::string &key, const Measurement &measurement);
   size_t size() const { return entries.size(); }
+  /// Every entry, by key.
+  const std::map<std::string, Measurement> &all() const { return entries; }
 
 private:
   absl::Status read(const std::string &path, bool mustExist);

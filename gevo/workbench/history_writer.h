@@ -3,9 +3,11 @@
 // A run's history.csv: generation, key, outcome, edit count and kinds, each
 // objective, accuracy, timings, the run-time ratio to the unmodified program
 // timed beside it (0 when it was not: a search without paired runs),
-// whether it came from the cache, and the outcome's detail. Appended and flushed generation by generation; a resumed
-// run first drops the rows of the generation a crash interrupted.
-// RunDirectory::readHistory() reads it back. No MLIR here.
+// whether it came from the cache, how much of it racing measured
+// (gevo/eval/race.h; empty: all), and the outcome's detail. Appended and
+// flushed generation by generation; a resumed run first drops the rows of the
+// generation a crash interrupted. RunDirectory::readHistory() reads it back. No
+// MLIR here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_WORKBENCH_HISTORY_WRITER_H
