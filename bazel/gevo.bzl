@@ -3,8 +3,9 @@
 An evolved variant of a model is an edit script (a `.gevo` patch) over the
 model's MLIR. These rules let a build use it:
 
-  - `gevo_patch` applies a patch to an MLIR module with `//replay:apply` and
-    produces the patched module, `<name>.mlir`. A patch that no longer applies
+  - `gevo_patch` applies a patch to an MLIR module (or an ONNX model,
+    imported as the patch's `source onnx batch=N` line says) with
+    `//replay:apply` and produces the patched module, `<name>.mlir`. A patch that no longer applies
     (an anchor is gone because the model changed) fails the build with
     replay's one-line `file:line: error: ...`; the build never silently gets a
     different program.
@@ -12,7 +13,8 @@ model's MLIR. These rules let a build use it:
     `gevo_patch` output) ahead of time with LLVM/MLIR 22's `mlir-opt`,
     `mlir-translate` and `llc` to an object file, and wraps it in a
     `cc_library` so that a C++ target can link the model and call its entry
-    through MLIR's C interface, `_mlir_ciface_<entry>`. Only the
+    through MLIR's C interface, `_mlir_ciface_<entry>`. An ONNX model
+    (`src = "model.onnx"`, with `batch`) is imported first by `//:import`. Only the
     `_mlir_ciface_*` functions stay global in the object: the module's own
     functions (an entry called `main`, helpers) become local symbols, so they
     cannot clash with the program's `main` or other code.
@@ -106,8 +108,10 @@ gevo_patch = rule(
           "replay's error if the patch no longer applies.",
     attrs = {
         "src": attr.label(
-            doc = "The MLIR module to patch (a file or a rule with one output).",
-            allow_single_file = [".mlir"],
+            doc = "The MLIR module to patch (a file or a rule with one " +
+                  "output), or an ONNX model (.onnx): replay imports it with " +
+                  "the batch and entry of the patch's `source onnx` line.",
+            allow_single_file = [".mlir", ".onnx"],
             mandatory = True,
         ),
         "patch": attr.label(
@@ -132,6 +136,39 @@ gevo_patch = rule(
         ),
         "_apply": attr.label(
             default = Label("//replay:apply"),
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+)
+
+def _gevo_onnx_import_impl(ctx):
+    out = ctx.actions.declare_file(ctx.label.name + ".mlir")
+    ctx.actions.run(
+        executable = ctx.executable._import,
+        arguments = [
+            ctx.file.src.path,
+            "--batch=%d" % ctx.attr.batch,
+            "--entry=" + ctx.attr.entry,
+            "-o",
+            out.path,
+        ],
+        inputs = [ctx.file.src],
+        outputs = [out],
+        mnemonic = "GevoImport",
+        progress_message = "Importing %s" % ctx.file.src.short_path,
+    )
+    return [DefaultInfo(files = depset([out]))]
+
+_gevo_onnx_import = rule(
+    implementation = _gevo_onnx_import_impl,
+    doc = "Imports an ONNX model with //:import; produces <name>.mlir.",
+    attrs = {
+        "src": attr.label(allow_single_file = [".onnx"], mandatory = True),
+        "batch": attr.int(mandatory = True),
+        "entry": attr.string(mandatory = True),
+        "_import": attr.label(
+            default = Label("//gevo/frontend:import"),
             executable = True,
             cfg = "exec",
         ),
@@ -284,6 +321,7 @@ def gevo_model_library(
         entry = "main",
         pipeline = GEVO_DEFAULT_PIPELINE,
         header_decl = None,
+        batch = 0,
         **kwargs):
     """Lowers an MLIR module ahead of time and exposes it as a cc_library.
 
@@ -300,7 +338,10 @@ def gevo_model_library(
 
     Args:
       name: the cc_library's name.
-      src: the MLIR module, a .mlir file or a rule with one (e.g. gevo_patch).
+      src: the MLIR module, a .mlir file or a rule with one (e.g. gevo_patch),
+        or an ONNX model (a .onnx file), imported first by //:import with
+        `batch` and `entry` (the intermediate <name>_imported.mlir stays in
+        bazel-bin).
       entry: the function a caller uses; the build fails if
         _mlir_ciface_<entry> is not defined after lowering.
       pipeline: the MLIR pass pipeline, mlir-opt syntax, with or without the
@@ -312,9 +353,26 @@ def gevo_model_library(
         StridedMemRefType<float, 1> *x);". The argument and result types
         follow from the module's entry signature, which a Starlark macro cannot
         read; omit it to declare the function yourself.
+      batch: an ONNX src's batch, the size of its symbolic dimension; needed
+        for, and only for, an ONNX src.
       **kwargs: attributes common to all rules (visibility, testonly, tags,
         ...), passed to every target.
     """
+    header_src = src
+    if type(src) == "string" and src.endswith(".onnx"):
+        if batch < 1:
+            fail("gevo_model_library(%s): an ONNX src needs batch = N " % name +
+                 "(the size of its symbolic dimension)")
+        _gevo_onnx_import(
+            name = name + "_imported",
+            src = src,
+            batch = batch,
+            entry = entry,
+            **kwargs
+        )
+        src = ":" + name + "_imported"
+    elif batch:
+        fail("gevo_model_library(%s): batch is for an ONNX src only" % name)
     _gevo_lowered_object(
         name = name + "_lowered",
         src = src,
@@ -327,7 +385,7 @@ def gevo_model_library(
     if header_decl != None:
         _gevo_header(
             name = name + "_header",
-            src = src,
+            src = header_src,
             library = name,
             decl = header_decl,
             out = name + ".h",

@@ -30,11 +30,16 @@
 namespace {
 
 llvm::cl::OptionCategory category("gevo-mutate options");
-llvm::cl::opt<std::string> inputPath("input",
-                                     llvm::cl::desc("MLIR module to mutate"),
-                                     llvm::cl::value_desc("model.mlir"),
-                                     llvm::cl::Required,
-                                     llvm::cl::cat(category));
+llvm::cl::opt<std::string>
+    inputPath("input",
+              llvm::cl::desc("MLIR module to mutate, or an ONNX model (.onnx)"),
+              llvm::cl::value_desc("model.mlir"), llvm::cl::Required,
+              llvm::cl::cat(category));
+llvm::cl::opt<int64_t>
+    batch("batch",
+          llvm::cl::desc("An ONNX input's batch (its symbolic dimension), "
+                         "recorded in the patch's `source onnx` line"),
+          llvm::cl::init(0), llvm::cl::cat(category));
 llvm::cl::opt<std::string>
     outputPath("o", llvm::cl::desc("Patch to write (default: standard output)"),
                llvm::cl::value_desc("p.gevo"), llvm::cl::init("-"),
@@ -95,8 +100,10 @@ int main(int argc, char **argv) {
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
   // A TOSA input is legalised first: the edits address its linalg form.
   gevo::SourceForm form = gevo::SourceForm::Linalg;
-  auto module =
-      gevo::loadLinalgModule(*context, gevo::resolveUserPath(inputPath), &form);
+  gevo::ImportSettings import;
+  import.batch = batch;
+  auto module = gevo::loadLinalgModule(
+      *context, gevo::resolveUserPath(inputPath), &form, import);
   if (!module.ok())
     return gevo::reportBadInput(std::string(module.status().message()));
   if (list) {
@@ -106,8 +113,7 @@ int main(int argc, char **argv) {
   }
   gevo::Patch patch;
   patch.model = gevo::modelFingerprint(**module);
-  if (form == gevo::SourceForm::Tosa)
-    patch.source = gevo::toString(form);
+  patch.source = gevo::sourceLine(form, import);
   patch.metadata.push_back({"seed", std::to_string(seed)});
   std::mt19937_64 rng(seed);
   for (int i = 0; i < edits; ++i) {

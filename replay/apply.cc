@@ -99,6 +99,13 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
 
 absl::Status checkPatchSource(const Patch &patch, const std::string &patchName,
                               SourceForm input) {
+  if (input == SourceForm::Onnx && !onnxSource(patch))
+    return absl::InvalidArgumentError(
+        absl::StrCat(patchName,
+                     ":2: error: the input is an ONNX model, but the patch was "
+                     "made for a module written in ",
+                     patch.source.empty() ? "linalg" : patch.source,
+                     ": it has no 'source onnx batch=N' line"));
   if (input != SourceForm::Tosa || patch.source == "tosa")
     return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(

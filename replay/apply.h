@@ -51,9 +51,10 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
 
 /// Whether `patch` may replay onto an input written in `input` (and
 /// legalised to linalg before the edits apply): a TOSA input needs a patch
-/// that records `source tosa`, so that a patch made for a hand-written linalg
-/// module is never replayed onto a frontend's export by accident. A
-/// `source tosa` patch may replay onto the linalg form itself.
+/// that records `source tosa` and an ONNX input one that records
+/// `source onnx batch=N`, so that a patch made for a hand-written linalg
+/// module is never replayed onto a frontend's export by accident. Such a
+/// patch may replay onto the linalg form itself.
 absl::Status checkPatchSource(const Patch &patch, const std::string &patchName,
                               SourceForm input);
 

@@ -29,11 +29,12 @@ llvm::cl::opt<std::string> patchPath("patch", llvm::cl::desc("Patch to apply"),
                                      llvm::cl::value_desc("file.gevo"),
                                      llvm::cl::Required,
                                      llvm::cl::cat(category));
-llvm::cl::opt<std::string> inputPath("input",
-                                     llvm::cl::desc("MLIR module to patch"),
-                                     llvm::cl::value_desc("model.mlir"),
-                                     llvm::cl::Required,
-                                     llvm::cl::cat(category));
+llvm::cl::opt<std::string> inputPath(
+    "input",
+    llvm::cl::desc("MLIR module to patch, or an ONNX model (.onnx), imported "
+                   "as the patch's `source onnx batch=N` line says"),
+    llvm::cl::value_desc("model.mlir"), llvm::cl::Required,
+    llvm::cl::cat(category));
 llvm::cl::opt<std::string>
     outputPath("o",
                llvm::cl::desc("Where to write the patched module "
@@ -93,10 +94,21 @@ int main(int argc, char **argv) {
   if (!patch.ok())
     return gevo::reportBadInput(std::string(patch.status().message()));
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
-  // A TOSA input is legalised first: the patch's edits address linalg.
+  // A TOSA input is legalised first, an ONNX one imported as the patch's
+  // `source onnx` line says: the patch's edits address linalg.
+  std::string input = gevo::resolveUserPath(inputPath);
+  gevo::ImportSettings import;
+  if (std::optional<gevo::OnnxSource> onnx = gevo::onnxSource(*patch)) {
+    import.batch = onnx->batch;
+    import.entry = onnx->entry;
+  }
+  if (gevo::isOnnxPath(input))
+    if (absl::Status status =
+            gevo::checkPatchSource(*patch, patchFile, gevo::SourceForm::Onnx);
+        !status.ok())
+      return gevo::reportBadInput(std::string(status.message()));
   gevo::SourceForm form = gevo::SourceForm::Linalg;
-  auto module =
-      gevo::loadLinalgModule(*context, gevo::resolveUserPath(inputPath), &form);
+  auto module = gevo::loadLinalgModule(*context, input, &form, import);
   if (!module.ok())
     return gevo::reportBadInput(std::string(module.status().message()));
   if (absl::Status status = gevo::checkPatchSource(*patch, patchFile, form);

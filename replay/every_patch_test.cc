@@ -3,9 +3,10 @@
 // For each .gevo file in the repository (golden patches, label fixtures, the
 // build-rule example, any under bench-results/): the text parses and prints
 // back byte for byte, and the patch replays onto the model its fingerprint
-// names (or fails as its `# ERROR:` lines say it must). The files come as
-// arguments (BUILD lists them); a .gevo file in the checkout that BUILD does
-// not list fails the test, so new patches cannot be forgotten.
+// names (or fails as its `# ERROR:` lines say it must); a patch made on an
+// ONNX model replays onto the import its `source onnx` line names. The files
+// come as arguments (BUILD lists them); a .gevo file in the checkout that BUILD
+// does not list fails the test, so new patches cannot be forgotten.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/support/file_io.h"
@@ -31,7 +33,7 @@
 namespace gevo {
 namespace {
 
-std::vector<std::string> patchPaths, modelPaths;
+std::vector<std::string> patchPaths, modelPaths, onnxPaths;
 
 bool endsWith(const std::string &text, const std::string &suffix) {
   return text.size() >= suffix.size() &&
@@ -81,6 +83,21 @@ TEST(EveryPatchTest, IgnoredPathsFollowGitsRules) {
   EXPECT_FALSE(isIgnored(patterns, "bench-results/front", "front"));
 }
 
+/// The ONNX models among the inputs, imported as a `source onnx` line says.
+void addImports(
+    mlir::MLIRContext &context, const OnnxSource &onnx,
+    std::map<std::string, mlir::OwningOpRef<mlir::ModuleOp>> &models) {
+  ImportSettings import;
+  import.batch = onnx.batch;
+  import.entry = onnx.entry;
+  for (const std::string &path : onnxPaths) {
+    auto module = loadLinalgModule(context, path, nullptr, import);
+    ASSERT_TRUE(module.ok()) << module.status();
+    std::string key = modelFingerprint(**module);
+    models[key] = std::move(*module);
+  }
+}
+
 TEST(EveryPatchTest, ParsesPrintsByteForByteAndReplays) {
   ASSERT_GT(patchPaths.size(), 30u) << "the patches were not passed";
   std::unique_ptr<mlir::MLIRContext> context = createContext();
@@ -107,6 +124,9 @@ TEST(EveryPatchTest, ParsesPrintsByteForByteAndReplays) {
       continue;
     }
     EXPECT_EQ(printPatch(*patch), *text);
+    if (std::optional<OnnxSource> onnx = onnxSource(*patch);
+        onnx && !models.count(patch->model))
+      addImports(*context, *onnx, models);
     auto model = models.find(patch->model);
     ASSERT_NE(model, models.end())
         << "no model with fingerprint " << patch->model << " among the inputs";
@@ -173,6 +193,8 @@ int main(int argc, char **argv) {
       gevo::patchPaths.push_back(path);
     else if (gevo::endsWith(path, ".mlir"))
       gevo::modelPaths.push_back(path);
+    else if (gevo::endsWith(path, ".onnx"))
+      gevo::onnxPaths.push_back(path);
   }
   return RUN_ALL_TESTS();
 }

@@ -81,16 +81,40 @@ absl::Status parseModel(LineParser &parser, Patch &patch) {
   return absl::OkStatus();
 }
 
+/// `batch=N [entry=F]` after `source onnx`, kept in `patch.source` as
+/// printPatch writes it back (`entry=main` is the default, left out).
+absl::Status parseOnnxImport(LineParser &parser, Patch &patch) {
+  GEVO_RETURN_IF_ERROR(parser.expect("batch="));
+  size_t start = parser.pos;
+  GEVO_ASSIGN_OR_RETURN(int batch, parser.integer());
+  if (batch < 1) {
+    parser.pos = start;
+    return parser.error("a batch of at least 1");
+  }
+  std::string entry = "main";
+  if (parser.consume("entry=")) {
+    entry = parser.word();
+    if (entry.empty())
+      return parser.error("a function name");
+  }
+  patch.source = absl::StrCat("onnx batch=", batch);
+  if (entry != "main")
+    absl::StrAppend(&patch.source, " entry=", entry);
+  return absl::OkStatus();
+}
+
 /// The rest of a `source <form>` line.
 absl::Status parseSource(LineParser &parser, Patch &patch) {
   parser.skipSpaces();
   size_t start = parser.pos;
   std::string form = parser.word();
-  if (form != "tosa" && form != "linalg") {
+  if (form != "tosa" && form != "linalg" && form != "onnx") {
     parser.pos = start;
-    return parser.error("a source form, 'tosa' or 'linalg'");
+    return parser.error("a source form, 'tosa', 'onnx' or 'linalg'");
   }
   patch.source = form;
+  if (form == "onnx")
+    GEVO_RETURN_IF_ERROR(parseOnnxImport(parser, patch));
   if (!parser.atEnd())
     return parser.error("the end of the line after the source form");
   return absl::OkStatus();
@@ -126,6 +150,23 @@ bool beforeBody(const Patch &patch) {
 }
 
 } // namespace
+
+std::optional<OnnxSource> onnxSource(const Patch &patch) {
+  std::vector<std::string> words = absl::StrSplit(patch.source, ' ');
+  if (words.empty() || words[0] != "onnx")
+    return std::nullopt;
+  OnnxSource source;
+  for (size_t i = 1; i < words.size(); ++i) {
+    std::pair<std::string, std::string> option =
+        absl::StrSplit(words[i], absl::MaxSplits('=', 1));
+    if (option.first == "batch" &&
+        !absl::SimpleAtoi(option.second, &source.batch))
+      return std::nullopt;
+    if (option.first == "entry")
+      source.entry = option.second;
+  }
+  return source;
+}
 
 std::vector<Edit> Patch::edits() const {
   std::vector<Edit> out;

@@ -9,6 +9,8 @@
 #ifndef REPLAY_PATCH_H
 #define REPLAY_PATCH_H
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,9 +24,11 @@ struct Patch {
   static constexpr int kVersion = 1;
   /// 16 hex digits (modelFingerprint() of the module it was made for).
   std::string model;
-  /// The form the model was written in, from a `source <form>` line: empty
-  /// (linalg, as given) or "tosa" (its linalg form as gevo/ir/frontend.h
-  /// legalises it); the edits address the linalg form either way.
+  /// The rest of a `source` line, the form the model was written in: empty
+  /// (linalg, as given), "tosa" (its linalg form as gevo/ir/frontend.h
+  /// legalises it) or "onnx batch=N[ entry=F]" (the module an ONNX file
+  /// imports to with that batch and function name); the edits address the
+  /// linalg form either way.
   std::string source;
   /// `meta key=value ...` pairs in order, e.g. runtime_ms=12.5.
   std::vector<std::pair<std::string, std::string>> metadata;
@@ -41,6 +45,14 @@ struct Patch {
   void addEdit(Edit edit);
   void addComment(std::string text);
 };
+
+/// What a `source onnx` line says: how to import the model again.
+struct OnnxSource {
+  int64_t batch = 0;
+  std::string entry = "main";
+};
+/// The import a patch made on an ONNX model records; nullopt for any other.
+std::optional<OnnxSource> onnxSource(const Patch &patch);
 
 std::string printPatch(const Patch &patch);
 /// Prints one edit as its patch line.

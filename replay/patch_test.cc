@@ -106,11 +106,50 @@ TEST(PatchTest, TheSourceFormLineRoundTripsAndIsOptional) {
   EXPECT_EQ(old->source, "");
   EXPECT_EQ(printPatch(*old).find("source"), std::string::npos);
   std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
-  EXPECT_THAT(errorOf(header + "source onnx\n"),
-              HasSubstr("bad.gevo:3:8: error: expected a source form, 'tosa' "
-                        "or 'linalg'"));
+  EXPECT_THAT(errorOf(header + "source onyx\n"),
+              HasSubstr("bad.gevo:3:8: error: expected a source form, 'tosa', "
+                        "'onnx' or 'linalg'"));
   EXPECT_THAT(errorOf(header + "meta seed=7\nsource tosa\n"),
               HasSubstr("bad.gevo:4:1: error: expected an edit"));
+}
+
+TEST(PatchTest, AnOnnxSourceLineSaysHowToImportTheModelAgain) {
+  const std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
+  const std::string edit = "constant @main/arith.constant#0~335747a2 = 0.1\n";
+  for (const char *line :
+       {"source onnx batch=1000\n", "source onnx batch=7 entry=predict\n"}) {
+    absl::StatusOr<Patch> patch = parsePatch(header + line + edit, "p.gevo");
+    ASSERT_TRUE(patch.ok()) << patch.status();
+    EXPECT_EQ(printPatch(*patch), header + line + edit);
+  }
+  absl::StatusOr<Patch> patch =
+      parsePatch(header + "source onnx batch=7 entry=predict\n", "p.gevo");
+  ASSERT_TRUE(patch.ok()) << patch.status();
+  std::optional<OnnxSource> onnx = onnxSource(*patch);
+  ASSERT_TRUE(onnx.has_value());
+  EXPECT_EQ(onnx->batch, 7);
+  EXPECT_EQ(onnx->entry, "predict");
+  // entry=main is the default and prints as nothing.
+  patch = parsePatch(header + "source onnx batch=3 entry=main\n", "p.gevo");
+  ASSERT_TRUE(patch.ok()) << patch.status();
+  EXPECT_EQ(patch->source, "onnx batch=3");
+  EXPECT_EQ(onnxSource(*patch)->entry, "main");
+  patch = parsePatch(header + "source tosa\n", "p.gevo");
+  ASSERT_TRUE(patch.ok()) << patch.status();
+  EXPECT_FALSE(onnxSource(*patch).has_value());
+  EXPECT_THAT(errorOf(header + "source onnx\n"),
+              HasSubstr("bad.gevo:3:12: error: expected 'batch='"));
+  EXPECT_THAT(
+      errorOf(header + "source onnx batch=0\n"),
+      HasSubstr("bad.gevo:3:19: error: expected a batch of at least 1"));
+  EXPECT_THAT(errorOf(header + "source onnx batch=x\n"),
+              HasSubstr("bad.gevo:3:19: error: expected a non-negative "
+                        "integer"));
+  EXPECT_THAT(errorOf(header + "source onnx batch=4 entry=\n"),
+              HasSubstr("bad.gevo:3:27: error: expected a function name"));
+  EXPECT_THAT(errorOf(header + "source onnx batch=4 seed=1\n"),
+              HasSubstr("bad.gevo:3:21: error: expected the end of the line "
+                        "after the source form"));
 }
 
 TEST(PatchTest, CorruptedPatchesNameLineAndColumn) {
@@ -205,14 +244,12 @@ TEST(PatchTest, NonFiniteMetaValuesAndTwiceRewiredOperandsAreErrors) {
   }
   EXPECT_TRUE(parsePatch(header + "meta seed=7 note=abc\n", "p.gevo").ok());
 
-  const std::string twice =
-      "operand @main/linalg.fill#0~72b98bd2 ; "
-      "@main/linalg.fill#0~72b98bd2[0] <- @main^0 ; "
-      "@main/linalg.fill#0~72b98bd2[0] <- @main^1\n";
+  const std::string twice = "operand @main/linalg.fill#0~72b98bd2 ; "
+                            "@main/linalg.fill#0~72b98bd2[0] <- @main^0 ; "
+                            "@main/linalg.fill#0~72b98bd2[0] <- @main^1\n";
   absl::StatusOr<Patch> patch = parsePatch(header + twice, "p.gevo");
   ASSERT_FALSE(patch.ok());
-  EXPECT_THAT(std::string(patch.status().message()),
-              HasSubstr("p.gevo:3:"));
+  EXPECT_THAT(std::string(patch.status().message()), HasSubstr("p.gevo:3:"));
   EXPECT_THAT(std::string(patch.status().message()),
               HasSubstr("this one is rewired already"));
 }

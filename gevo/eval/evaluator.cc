@@ -10,9 +10,9 @@
 #include "gevo/eval/target.h"
 #include "gevo/eval/timed_runs.h"
 #include "gevo/eval/workload/bindings.h"
+#include "gevo/eval/workload/workload_module.h"
 #include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
-#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
 #include "mlir/IR/MLIRContext.h"
@@ -132,16 +132,21 @@ evaluateModuleText(const WorkloadSpec &spec, const DatasetSplit &data,
 absl::StatusOr<EvaluationReport>
 evaluateWorkload(const WorkloadSpec &spec, const EvaluationOptions &options) {
   GEVO_ASSIGN_OR_RETURN(DatasetSplit data, loadWorkloadData(spec));
+  SourceForm form = SourceForm::Linalg;
   GEVO_ASSIGN_OR_RETURN(std::string text,
-                        readFile(spec.modulePath, "MLIR file"));
-  return evaluateModuleText(spec, data, text, spec.modulePath, options);
+                        readWorkloadModuleText(spec, data, &form));
+  GEVO_ASSIGN_OR_RETURN(
+      EvaluationReport report,
+      evaluateModuleText(spec, data, text, spec.modulePath, options));
+  if (form == SourceForm::Onnx)
+    report.source = toString(form);
+  return report;
 }
 
 absl::StatusOr<std::vector<HostTensor>>
 runWorkloadResults(const WorkloadSpec &spec, const DatasetSplit &data,
                    SplitRole evalSplit, const EvaluationOptions &options) {
-  GEVO_ASSIGN_OR_RETURN(std::string text,
-                        readFile(spec.modulePath, "MLIR file"));
+  GEVO_ASSIGN_OR_RETURN(std::string text, readWorkloadModuleText(spec, data));
   std::vector<HostTensor> arguments = bindArguments(spec, data, evalSplit);
   GEVO_ASSIGN_OR_RETURN(
       CompiledModule compiled,
@@ -209,7 +214,9 @@ std::string toText(const EvaluationReport &report) {
                       report.lowerMs, report.codegenMs));
   if (report.source != "linalg")
     absl::StrAppend(&text, "  source               ", report.source,
-                    " (legalised to linalg on tensors)\n");
+                    report.source == "onnx"
+                        ? " (imported to linalg on tensors)\n"
+                        : " (legalised to linalg on tensors)\n");
   absl::StrAppend(&text, "  lowered with         ", report.loweredWith,
                   report.fallbackReason.empty()
                       ? ""

@@ -7,6 +7,7 @@
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/static_cost.h"
 #include "gevo/eval/workload/bindings.h"
+#include "gevo/eval/workload/workload_module.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/message_lines.h"
 #include "gevo/support/status_macros.h"
@@ -33,9 +34,10 @@ EvaluationSession::create(const WorkloadSpec &spec,
   session->validationArguments =
       bindArguments(spec, session->data, SplitRole::Validation);
   session->testArguments = bindArguments(spec, session->data, SplitRole::Test);
-  GEVO_ASSIGN_OR_RETURN(
-      session->baselineModule,
-      loadLinalgModule(*session->mlirContext, spec.modulePath, &session->form));
+  GEVO_ASSIGN_OR_RETURN(session->baselineModule,
+                        loadWorkloadModule(*session->mlirContext, spec,
+                                           session->data, &session->form,
+                                           &session->import));
   GEVO_ASSIGN_OR_RETURN(
       EntrySignature signature,
       readEntrySignature(*session->baselineModule, spec.entry));

@@ -64,10 +64,9 @@ public:
   /// The form the workload's module was written in; `baseline()` is always
   /// its linalg form.
   SourceForm sourceForm() const { return form; }
-  /// What its patches record in their `source` line ("" for linalg).
-  std::string patchSource() const {
-    return form == SourceForm::Tosa ? toString(form) : "";
-  }
+  /// What its patches record in their `source` line ("" for linalg,
+  /// "onnx batch=N" for an imported model).
+  std::string patchSource() const { return sourceLine(form, import); }
   const std::string &pipeline() const { return pipelineText; }
   /// Where variants run, and what it can check.
   const Target &target() const { return *runner; }
@@ -99,6 +98,7 @@ private:
   std::unique_ptr<mlir::MLIRContext> mlirContext;
   mlir::OwningOpRef<mlir::ModuleOp> baselineModule;
   SourceForm form = SourceForm::Linalg;
+  ImportSettings import;
   std::unique_ptr<Target> runner;
   std::unique_ptr<EntrySignature> signature;
 };

@@ -2,8 +2,11 @@
 
 #include "gevo/ir/frontend.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/frontend/onnx_import.h"
 #include "gevo/ir/mlir_support.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -22,7 +25,48 @@ const char kTosaToLinalgPipeline[] =
     "tosa-to-arith, tosa-to-tensor), canonicalize";
 
 const char *toString(SourceForm form) {
-  return form == SourceForm::Tosa ? "tosa" : "linalg";
+  switch (form) {
+  case SourceForm::Tosa:
+    return "tosa";
+  case SourceForm::Onnx:
+    return "onnx";
+  case SourceForm::Linalg:
+    break;
+  }
+  return "linalg";
+}
+
+bool isOnnxPath(const std::string &path) {
+  return absl::EndsWith(path, ".onnx");
+}
+
+std::string sourceLine(SourceForm form, const ImportSettings &import) {
+  if (form != SourceForm::Onnx)
+    return form == SourceForm::Tosa ? toString(form) : "";
+  std::string line = absl::StrCat("onnx batch=", import.batch);
+  if (import.entry != "main")
+    absl::StrAppend(&line, " entry=", import.entry);
+  return line;
+}
+
+absl::StatusOr<std::string> readModuleText(const std::string &path,
+                                           const ImportSettings &import,
+                                           SourceForm *form) {
+  if (form)
+    *form = SourceForm::Linalg;
+  if (!isOnnxPath(path))
+    return readFile(path, "MLIR file");
+  if (import.batch <= 0)
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": error: an ONNX model is imported with a batch size: give "
+              "--batch=N (a workload takes its rows, or \"batch\")"));
+  OnnxImportOptions options;
+  options.batch = import.batch;
+  options.entry = import.entry;
+  GEVO_ASSIGN_OR_RETURN(std::string text, importOnnxFile(path, options));
+  if (form)
+    *form = SourceForm::Onnx;
+  return text;
 }
 
 namespace {
@@ -66,7 +110,15 @@ absl::StatusOr<SourceForm> legalizeToLinalg(mlir::ModuleOp module) {
 
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
 loadLinalgModule(mlir::MLIRContext &context, const std::string &path,
-                 SourceForm *form) {
+                 SourceForm *form, const ImportSettings &import) {
+  if (isOnnxPath(path)) {
+    GEVO_ASSIGN_OR_RETURN(std::string text, readModuleText(path, import));
+    GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          parseModule(context, text, path));
+    if (form)
+      *form = SourceForm::Onnx;
+    return module;
+  }
   GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                         loadModule(context, path));
   GEVO_ASSIGN_OR_RETURN(SourceForm written, legalizeToLinalg(*module));

@@ -1,4 +1,4 @@
-//===- frontend_test.cc - TOSA modules legalised to linalg on load --------===//
+//===- frontend_test.cc - TOSA legalised, ONNX imported, on load ----------===//
 
 #include "gevo/ir/frontend.h"
 
@@ -75,6 +75,51 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   EXPECT_THAT(std::string(module.status().message()),
               HasSubstr("c.mlir:3:8: error: failed to legalize operation "
                         "'tosa.custom'"));
+}
+
+constexpr char kOnnxRelu[] =
+    "/usr/share/libonnx-testdata/data/node/test_relu/model.onnx";
+
+TEST(FrontendTest, AnOnnxFileIsImportedWithItsSettings) {
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  SourceForm form = SourceForm::Linalg;
+  ImportSettings import;
+  import.batch = 1;
+  import.entry = "predict";
+  auto module = loadLinalgModule(*context, kOnnxRelu, &form, import);
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ(form, SourceForm::Onnx);
+  ASSERT_TRUE(mlir::succeeded(mlir::verify(**module)));
+  EXPECT_THAT(print(**module), HasSubstr("func.func @predict("));
+  // The text gevo-ml evaluates is the same import, byte for byte.
+  absl::StatusOr<std::string> text = readModuleText(kOnnxRelu, import, &form);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_EQ(form, SourceForm::Onnx);
+  auto again = parseModule(*context, *text, "again");
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(print(**again), print(**module));
+}
+
+TEST(FrontendTest, AnOnnxFileWithoutABatchSaysHowToGiveIt) {
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  auto module = loadLinalgModule(*context, kOnnxRelu);
+  ASSERT_FALSE(module.ok());
+  EXPECT_THAT(std::string(module.status().message()),
+              HasSubstr("model.onnx: error: an ONNX model is imported with a "
+                        "batch size: give --batch=N"));
+}
+
+TEST(FrontendTest, TheSourceLineNamesTheFormAndTheImport) {
+  ImportSettings import;
+  import.batch = 1000;
+  EXPECT_EQ(sourceLine(SourceForm::Linalg, import), "");
+  EXPECT_EQ(sourceLine(SourceForm::Tosa, import), "tosa");
+  EXPECT_EQ(sourceLine(SourceForm::Onnx, import), "onnx batch=1000");
+  import.entry = "predict";
+  EXPECT_EQ(sourceLine(SourceForm::Onnx, import),
+            "onnx batch=1000 entry=predict");
+  EXPECT_TRUE(isOnnxPath("dir/model.onnx"));
+  EXPECT_FALSE(isOnnxPath("dir/model.onnx.mlir"));
 }
 
 } // namespace

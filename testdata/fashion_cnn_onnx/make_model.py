@@ -7,7 +7,8 @@ A model as a user brings it: written and trained in PyTorch, exported by torch.o
     /usr/bin/python3 testdata/fashion_cnn_onnx/make_model.py   # Debian's python, where python3-torch is
 
 It writes model.onnx beside itself and prints PyTorch's accuracy on the workload's validation and test rows (t10k
-rows 0-999 and 1000-1999, features / 255), which gevo-ml's evaluator must reproduce to the row.
+rows 0-999 and 1000-1999, features / 255, each row given as a 1x28x28 image), which gevo-ml's evaluator must
+reproduce to the row.
 """
 import gzip
 import os
@@ -31,11 +32,12 @@ def read_idx(name):
 
 
 def features(images, rows):
-    return torch.tensor(images[rows].reshape(len(images[rows]), -1), dtype=torch.float32) / 255
+    """The rows as NCHW images [N, 1, 28, 28], bytes / 255: what the workload's shape binding gives the model."""
+    return torch.tensor(images[rows].reshape(len(images[rows]), 1, 28, 28), dtype=torch.float32) / 255
 
 
 class FashionCnn(nn.Module):
-    """Two 3x3 convolutions with 2x2 max-pooling, then two dense layers; takes flat 784-pixel rows."""
+    """Two 3x3 convolutions with 2x2 max-pooling, then two dense layers; takes NCHW images [N, 1, 28, 28]."""
 
     def __init__(self):
         super().__init__()
@@ -45,7 +47,7 @@ class FashionCnn(nn.Module):
             nn.Flatten(), nn.Linear(16 * 7 * 7, 64), nn.ReLU(), nn.Linear(64, 10))
 
     def forward(self, x):
-        return self.body(x.reshape(x.shape[0], 1, 28, 28))
+        return self.body(x)
 
 
 def accuracy(model, x, y):

@@ -22,10 +22,25 @@ const Dataset &splitFor(const DatasetSplit &data, SplitRole role,
   }
 }
 
-HostTensor makeTensor(const Dataset &rows, DataField field) {
-  switch (field) {
+/// [rows, features], or [rows, shape...] when the binding gives each row's
+/// shape and it holds the row (loadWorkloadData checked it; a shape that
+/// does not is left flat, for checkSignature to report).
+std::vector<int64_t> featureShape(const Dataset &rows,
+                                  const std::vector<int64_t> &rowShape) {
+  int64_t values = 1;
+  for (int64_t size : rowShape)
+    values *= size;
+  if (rowShape.empty() || values != rows.numFeatures)
+    return {rows.size(), rows.numFeatures};
+  std::vector<int64_t> shape = {rows.size()};
+  shape.insert(shape.end(), rowShape.begin(), rowShape.end());
+  return shape;
+}
+
+HostTensor makeTensor(const Dataset &rows, const ArgumentBinding &binding) {
+  switch (binding.field) {
   case DataField::Features: {
-    HostTensor tensor(ElementType::F32, {rows.size(), rows.numFeatures});
+    HostTensor tensor(ElementType::F32, featureShape(rows, binding.shape));
     std::copy(rows.features.begin(), rows.features.end(), tensor.as<float>());
     return tensor;
   }
@@ -52,7 +67,7 @@ std::vector<HostTensor> bindArguments(const WorkloadSpec &spec,
   std::vector<HostTensor> tensors;
   for (const ArgumentBinding &binding : spec.arguments)
     tensors.push_back(
-        makeTensor(splitFor(data, binding.split, evalSplit), binding.field));
+        makeTensor(splitFor(data, binding.split, evalSplit), binding));
   return tensors;
 }
 
@@ -85,8 +100,11 @@ absl::Status checkSignature(const WorkloadSpec &spec,
       return fail(absl::StrCat(
           "argument #", i, " is ", signature.arguments[i].toString(),
           " but the workload binds ", toString(spec.arguments[i].split), " ",
-          toString(spec.arguments[i].field), " as ",
-          arguments[i].typeString()));
+          toString(spec.arguments[i].field), " as ", arguments[i].typeString(),
+          spec.arguments[i].field == DataField::Features &&
+                  signature.arguments[i].shape.size() > 2
+              ? " (a binding's \"shape\" gives each row's shape)"
+              : ""));
   if (signature.results.size() != spec.results.size())
     return fail(absl::StrCat("returns ", signature.results.size(),
                              " results but the workload describes ",

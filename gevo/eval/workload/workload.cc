@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gevo/eval/workload/spec_reader.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
@@ -18,6 +20,78 @@
 namespace gevo {
 namespace {
 
+/// The most values a row shape may hold (IDX images and CSV rows are far
+/// smaller); keeps the product of its sizes from overflowing.
+constexpr int64_t kMaxRowValues = int64_t(1) << 32;
+
+/// `"shape": [d, ...]` of a features binding: positive sizes whose product
+/// stays far from overflowing (a row of a data set fits in memory).
+absl::Status parseRowShape(const SpecReader &reader,
+                           const llvm::json::Object &obj, const std::string &at,
+                           ArgumentBinding &binding) {
+  const llvm::json::Value *value = obj.get("shape");
+  if (!value)
+    return absl::OkStatus();
+  std::string shapeAt = at + ".shape";
+  if (binding.field != DataField::Features)
+    return reader.error(shapeAt, "only a \"features\" binding takes a shape");
+  const llvm::json::Array *array = value->getAsArray();
+  if (!array || array->empty())
+    return reader.error(shapeAt, "expected an array of positive integers, "
+                                 "each row's shape, e.g. [1, 28, 28]");
+  int64_t product = 1;
+  for (size_t d = 0; d < array->size(); ++d) {
+    std::optional<int64_t> size = (*array)[d].getAsInteger();
+    if (!size || *size < 1 || *size > kMaxRowValues ||
+        product * *size > kMaxRowValues)
+      return reader.error(absl::StrCat(shapeAt, "[", d, "]"),
+                          absl::StrCat("expected a positive integer, and at "
+                                       "most ",
+                                       kMaxRowValues, " values a row"));
+    product *= *size;
+    binding.shape.push_back(*size);
+  }
+  binding.where = reader.location(shapeAt);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ArgumentBinding> parseBinding(const SpecReader &reader,
+                                             const llvm::json::Value &value,
+                                             const std::string &at) {
+  GEVO_ASSIGN_OR_RETURN(const llvm::json::Object *obj,
+                        reader.object(&value, at, {"split", "field", "shape"}));
+  std::string split, field;
+  GEVO_RETURN_IF_ERROR(reader.string(*obj, at, "split", split, true));
+  GEVO_RETURN_IF_ERROR(reader.string(*obj, at, "field", field, true));
+  ArgumentBinding binding;
+  if (split == "train")
+    binding.split = SplitRole::Train;
+  else if (split == "eval")
+    binding.split = SplitRole::Eval;
+  else if (split == "validation")
+    binding.split = SplitRole::Validation;
+  else if (split == "test")
+    binding.split = SplitRole::Test;
+  else
+    return reader.error(at + ".split",
+                        absl::StrCat("expected \"train\", \"eval\", "
+                                     "\"validation\" or \"test\", found \"",
+                                     split, "\""));
+  if (field == "features")
+    binding.field = DataField::Features;
+  else if (field == "labels")
+    binding.field = DataField::Labels;
+  else if (field == "labels_onehot")
+    binding.field = DataField::LabelsOneHot;
+  else
+    return reader.error(at + ".field",
+                        absl::StrCat("expected \"features\", \"labels\" or "
+                                     "\"labels_onehot\", found \"",
+                                     field, "\""));
+  GEVO_RETURN_IF_ERROR(parseRowShape(reader, *obj, at, binding));
+  return binding;
+}
+
 absl::Status parseArguments(const SpecReader &reader,
                             const llvm::json::Value *value,
                             std::vector<ArgumentBinding> &arguments) {
@@ -26,40 +100,10 @@ absl::Status parseArguments(const SpecReader &reader,
     return reader.error(
         "$.arguments", "expected an array with one binding per entry argument");
   for (size_t i = 0; i < array->size(); ++i) {
-    std::string at = absl::StrCat("$.arguments[", i, "]");
-    absl::StatusOr<const llvm::json::Object *> obj =
-        reader.object(&(*array)[i], at, {"split", "field"});
-    if (!obj.ok())
-      return obj.status();
-    std::string split, field;
-    GEVO_RETURN_IF_ERROR(reader.string(**obj, at, "split", split, true));
-    GEVO_RETURN_IF_ERROR(reader.string(**obj, at, "field", field, true));
-    ArgumentBinding binding;
-    if (split == "train")
-      binding.split = SplitRole::Train;
-    else if (split == "eval")
-      binding.split = SplitRole::Eval;
-    else if (split == "validation")
-      binding.split = SplitRole::Validation;
-    else if (split == "test")
-      binding.split = SplitRole::Test;
-    else
-      return reader.error(at + ".split",
-                          absl::StrCat("expected \"train\", \"eval\", "
-                                       "\"validation\" or \"test\", found \"",
-                                       split, "\""));
-    if (field == "features")
-      binding.field = DataField::Features;
-    else if (field == "labels")
-      binding.field = DataField::Labels;
-    else if (field == "labels_onehot")
-      binding.field = DataField::LabelsOneHot;
-    else
-      return reader.error(at + ".field",
-                          absl::StrCat("expected \"features\", \"labels\" or "
-                                       "\"labels_onehot\", found \"",
-                                       field, "\""));
-    arguments.push_back(binding);
+    GEVO_ASSIGN_OR_RETURN(ArgumentBinding binding,
+                          parseBinding(reader, (*array)[i],
+                                       absl::StrCat("$.arguments[", i, "]")));
+    arguments.push_back(std::move(binding));
   }
   return absl::OkStatus();
 }
@@ -118,7 +162,7 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
   SpecReader reader(specPath, json);
   absl::StatusOr<const llvm::json::Object *> root =
       reader.object(&*value, "$",
-                    {"name", "description", "module", "entry", "data",
+                    {"name", "description", "module", "batch", "entry", "data",
                      "arguments", "results", "timing", "objectives"});
   if (!root.ok())
     return root.status();
@@ -130,6 +174,11 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
   GEVO_RETURN_IF_ERROR(
       reader.string(**root, "$", "module", spec.modulePath, true));
   spec.modulePath = reader.resolve(spec.modulePath);
+  spec.moduleWhere = reader.location("$.module");
+  GEVO_RETURN_IF_ERROR(reader.integer(**root, "$", "batch", spec.batch, 1));
+  if ((*root)->get("batch") && !absl::EndsWith(spec.modulePath, ".onnx"))
+    return reader.error("$.batch", "only an .onnx module takes a batch (it "
+                                   "fixes the model's symbolic dimension)");
   GEVO_RETURN_IF_ERROR(reader.string(**root, "$", "entry", spec.entry, false));
   if (!(*root)->get("data"))
     return reader.error("$", "missing required key 'data'");
@@ -184,7 +233,48 @@ absl::StatusOr<WorkloadSpec> loadWorkloadSpec(const std::string &path) {
 }
 
 absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec) {
-  return loadDataSource(spec.data);
+  GEVO_ASSIGN_OR_RETURN(DatasetSplit data, loadDataSource(spec.data));
+  for (const ArgumentBinding &binding : spec.arguments) {
+    if (binding.shape.empty())
+      continue;
+    int64_t values = 1;
+    for (int64_t size : binding.shape)
+      values *= size;
+    if (values != data.train.numFeatures)
+      return absl::InvalidArgumentError(absl::StrCat(
+          binding.where, ": [", absl::StrJoin(binding.shape, ", "), "] holds ",
+          values, " values a row, but the data's rows have ",
+          data.train.numFeatures, " features"));
+  }
+  return data;
+}
+
+absl::StatusOr<int64_t> importBatch(const WorkloadSpec &spec,
+                                    const DatasetSplit &data) {
+  if (spec.batch > 0)
+    return spec.batch;
+  if (spec.arguments.empty())
+    return absl::InvalidArgumentError(absl::StrCat(
+        spec.moduleWhere, ": the entry takes no argument to size "
+                          "the ONNX model's batch: give \"batch\""));
+  switch (spec.arguments.front().split) {
+  case SplitRole::Train:
+    return data.train.size();
+  case SplitRole::Validation:
+    return data.validation.size();
+  case SplitRole::Test:
+    return data.test.size();
+  case SplitRole::Eval:
+    break;
+  }
+  if (data.validation.size() != data.test.size())
+    return absl::InvalidArgumentError(absl::StrCat(
+        spec.moduleWhere,
+        ": the ONNX model is imported once, with one batch, "
+        "but the validation and test splits that `eval` binds differ in size (",
+        data.validation.size(), " vs ", data.test.size(),
+        " rows): make them equal"));
+  return data.validation.size();
 }
 
 const char *toString(SplitRole role) {

@@ -34,6 +34,12 @@ enum class DataField {
 struct ArgumentBinding {
   SplitRole split = SplitRole::Train;
   DataField field = DataField::Features;
+  /// Features only: each row's shape (`"shape": [1, 28, 28]`), so the
+  /// argument is [rows, 1, 28, 28]; empty: a flat row, [rows, features].
+  std::vector<int64_t> shape;
+  /// "spec:line:col: error: at $.arguments[i].shape", for errors found when
+  /// the data is loaded.
+  std::string where;
 };
 
 enum class ResultRole { Logits, Other };
@@ -43,6 +49,11 @@ struct WorkloadSpec {
   std::string description;
   std::string specPath;   // The JSON file this was read from.
   std::string modulePath; // Resolved against the spec's directory.
+  /// "spec:line:col: error: at $.module", for errors found on loading it.
+  std::string moduleWhere;
+  /// An `.onnx` module's batch (`"batch"`); 0: the rows of the split the
+  /// first argument binds (importBatch).
+  int64_t batch = 0;
   std::string entry = "main";
   DataSource data;
   std::vector<ArgumentBinding> arguments;
@@ -64,8 +75,15 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
 /// Reads a spec from a `workload.json` file or a directory holding one.
 absl::StatusOr<WorkloadSpec> loadWorkloadSpec(const std::string &path);
 
-/// Loads the spec's data (loadDataSource, data_source.h).
+/// Loads the spec's data (loadDataSource, data_source.h) and checks that
+/// every binding's row shape holds a row's features.
 absl::StatusOr<DatasetSplit> loadWorkloadData(const WorkloadSpec &spec);
+
+/// The batch an `.onnx` module is imported with: `"batch"` when given, else
+/// the rows of the split the first argument binds (`eval`: validation and
+/// test, which must then be of one size, since the module is imported once).
+absl::StatusOr<int64_t> importBatch(const WorkloadSpec &spec,
+                                    const DatasetSplit &data);
 
 const char *toString(SplitRole role);
 const char *toString(DataField field);

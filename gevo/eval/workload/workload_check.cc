@@ -5,8 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/entry_signature.h"
 #include "gevo/eval/workload/bindings.h"
+#include "gevo/eval/workload/workload_module.h"
 #include "gevo/ir/mlir_support.h"
-#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 
@@ -14,8 +14,7 @@ namespace gevo {
 
 absl::StatusOr<std::string> checkWorkload(const WorkloadSpec &spec) {
   GEVO_ASSIGN_OR_RETURN(DatasetSplit data, loadWorkloadData(spec));
-  GEVO_ASSIGN_OR_RETURN(std::string text,
-                        readFile(spec.modulePath, "MLIR file"));
+  GEVO_ASSIGN_OR_RETURN(std::string text, readWorkloadModuleText(spec, data));
   std::unique_ptr<mlir::MLIRContext> context = createContext();
   GEVO_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                         parseModule(*context, text, spec.modulePath));
