@@ -9,6 +9,7 @@
 
 #include "gevo/frontend/training_graph.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -92,23 +93,26 @@ absl::StatusOr<int> Reader::operand(mlir::Value value, mlir::Operation *user) {
 absl::StatusOr<NodeKind> Reader::unaryKind(mlir::linalg::GenericOp op,
                                            Node &node) {
   std::vector<std::string> names;
-  std::optional<double> constant;
+  std::map<std::string, double> constantOf; // a constant operand, by op
   for (mlir::Operation &inner : op.getBody()->without_terminator()) {
     if (llvm::isa<mlir::arith::ConstantOp>(inner))
       continue;
     names.push_back(inner.getName().getStringRef().str());
     for (mlir::Value v : inner.getOperands())
       if (std::optional<double> c = scalarConstant(v))
-        constant = c;
+        constantOf[names.back()] = *c;
   }
+  std::sort(names.begin(), names.end());
   std::string body = absl::StrJoin(names, " ");
-  if (body == "arith.maximumf" && constant && *constant == 0)
+  if (body == "arith.maximumf" && constantOf.count(body) &&
+      constantOf[body] == 0)
     return NodeKind::Relu;
-  if (body == "arith.cmpf arith.mulf arith.select" && constant) {
-    node.alpha = *constant;
+  if (body == "arith.cmpf arith.mulf arith.select" &&
+      constantOf.count("arith.mulf")) {
+    node.alpha = constantOf["arith.mulf"];
     return NodeKind::LeakyRelu;
   }
-  if (body == "arith.negf math.exp arith.addf arith.divf")
+  if (body == "arith.addf arith.divf arith.negf math.exp")
     return NodeKind::Sigmoid;
   if (body == "math.tanh")
     return NodeKind::Tanh;

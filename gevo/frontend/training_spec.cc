@@ -76,7 +76,9 @@ absl::Status SpecParser::integer(const llvm::json::Object &obj, const char *key,
 
 absl::Status SpecParser::optimizer(const llvm::json::Value *value,
                                    TrainingSpec &spec) {
-  const llvm::json::Object *obj = value ? value->getAsObject() : nullptr;
+  if (!value)
+    return absl::OkStatus(); // plain SGD at the default rate
+  const llvm::json::Object *obj = value->getAsObject();
   if (!obj)
     return error("optimizer", "must be an object {\"kind\": \"sgd\", ...}");
   if (absl::Status s =

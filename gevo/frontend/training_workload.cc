@@ -9,6 +9,7 @@
 
 #include <filesystem>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/workload/workload.h"
 #include "gevo/frontend/training.h"
@@ -63,6 +64,7 @@ absl::StatusOr<TrainingWorkload> loadTrainingWorkload(const std::string &path) {
   result.spec.evalRows = data->validation.size();
   result.spec.classes = data->train.numClasses;
   result.forwardPath = workload->modulePath;
+  result.specPath = specPath;
   return result;
 }
 
@@ -74,8 +76,12 @@ absl::StatusOr<std::string> makeTrainingModule(const std::string &path) {
       readFile(workload->forwardPath, "forward module");
   if (!forward.ok())
     return forward.status();
-  return generateTrainingModule(*forward, workload->spec,
-                                workload->forwardPath);
+  absl::StatusOr<std::string> text =
+      generateTrainingModule(*forward, workload->spec, workload->forwardPath);
+  if (!text.ok() && absl::StartsWith(text.status().message(), "training."))
+    return absl::InvalidArgumentError(
+        absl::StrCat(workload->specPath, ": ", text.status().message()));
+  return text;
 }
 
 } // namespace gevo

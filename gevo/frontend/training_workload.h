@@ -18,6 +18,7 @@ namespace gevo {
 struct TrainingWorkload {
   TrainingSpec spec;       // with the data's row and class counts
   std::string forwardPath; // the forward module
+  std::string specPath;    // the workload.json read
 };
 
 /// Reads the spec at `path` (a workload.json or a directory holding one)
