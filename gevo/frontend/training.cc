@@ -71,7 +71,7 @@ generateGradientCheck(const std::string &forwardText) {
   out.outputShape = g.nodes[g.output].shape;
   Writer w(g.elem);
   w.indent = 4;
-  for (const char *name : {"x", "dy", "zero", "one"})
+  for (const char *name : {"x", "dy", "zero", "one", "neg_inf"})
     w.fresh(name);
   Pass pass{std::vector<std::string>(g.nodes.size()),
             std::vector<std::string>(g.nodes.size()), g.batch};
@@ -91,6 +91,9 @@ generateGradientCheck(const std::string &forwardText) {
     }
   w.line("%zero = arith.constant 0.0 : " + g.elem);
   w.line("%one = arith.constant 1.0 : " + g.elem);
+  w.line(absl::StrCat("%neg_inf = arith.constant ",
+                      g.elem == "f32" ? "0xFF800000" : "0xFFF0000000000000",
+                      " : ", g.elem));
   std::string y = emitForwardPass(w, g, pass);
   std::string forwardBody = w.text;
   auto module = [&](const std::string &name, const std::vector<std::string> &a,

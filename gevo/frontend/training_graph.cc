@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "gevo/frontend/training_graph.h"
+#include "gevo/frontend/training_graph_ops.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -27,30 +29,6 @@
 namespace gevo::training {
 namespace {
 
-std::string describe(mlir::Operation *op) {
-  std::string where = op->getName().getStringRef().str();
-  if (auto named = llvm::dyn_cast<mlir::NameLoc>(op->getLoc()))
-    return absl::StrCat(where, " (", named.getName().str(), ")");
-  std::string at = formatLocation(op->getLoc());
-  return at.empty() ? where : absl::StrCat(where, " at ", at);
-}
-
-std::optional<double> scalarConstant(mlir::Value value) {
-  auto constant = value.getDefiningOp<mlir::arith::ConstantOp>();
-  if (!constant)
-    return std::nullopt;
-  if (auto f = llvm::dyn_cast<mlir::FloatAttr>(constant.getValue()))
-    return f.getValueAsDouble();
-  return std::nullopt;
-}
-
-template <typename T> std::string printed(T thing) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  thing.print(os);
-  return text;
-}
-
 class Reader {
 public:
   absl::StatusOr<Graph> read(mlir::func::FuncOp func);
@@ -62,9 +40,7 @@ private:
   absl::StatusOr<int> operand(mlir::Value value, mlir::Operation *user);
   int add(Node node, mlir::Value result);
   absl::Status unsupported(mlir::Operation *op, const std::string &why = "") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("op without a gradient rule: ", describe(op),
-                     why.empty() ? "" : absl::StrCat(" (", why, ")")));
+    return unsupportedOp(op, why);
   }
   void chooseParams();
 
@@ -179,11 +155,14 @@ absl::Status Reader::visitGeneric(mlir::linalg::GenericOp op) {
     node.kind = NodeKind::Mul;
   else if (name == "arith.subf" && inOrder)
     node.kind = NodeKind::Sub;
+  else if (name == "arith.divf" && inOrder)
+    node.kind = NodeKind::Div;
   else
     return unsupported(op, absl::StrCat("body: ", name));
   node.name = node.kind == NodeKind::Add   ? "sum"
               : node.kind == NodeKind::Sub ? "diff"
-                                           : "prod";
+              : node.kind == NodeKind::Mul ? "prod"
+                                           : "quot";
   add(std::move(node), op->getResult(0));
   return absl::OkStatus();
 }
@@ -227,17 +206,21 @@ absl::Status Reader::visit(mlir::Operation *op) {
     node.permutation.assign(transpose.getPermutation().begin(),
                             transpose.getPermutation().end());
     node.name = "tr";
-  } else {
+  } else if (absl::Status window = readWindowOp(op, node); !window.ok()) {
+    return window;
+  } else if (node.kind == NodeKind::Input) {
     return unsupported(op);
   }
-  int inputs = node.kind == NodeKind::MatMul ? 2 : 1;
+  int inputs =
+      node.kind == NodeKind::MatMul || node.kind == NodeKind::Conv ? 2 : 1;
   for (int i = 0; i < inputs; ++i) {
     absl::StatusOr<int> o = operand(op->getOperand(i), op);
     if (!o.ok())
       return o.status();
     node.operands.push_back(*o);
   }
-  if (node.kind == NodeKind::MatMul && graph.nodes[node.operands[1]].batched)
+  if ((node.kind == NodeKind::MatMul || node.kind == NodeKind::Conv) &&
+      graph.nodes[node.operands[1]].batched)
     return unsupported(op, "its right operand depends on the input");
   if (node.kind == NodeKind::Transpose &&
       graph.nodes[node.operands[0]].batched && node.permutation[0] != 0)
@@ -250,7 +233,7 @@ void Reader::chooseParams() {
   int layer = 0;
   std::vector<int> weightOf(graph.nodes.size(), -1);
   for (Node &node : graph.nodes) {
-    bool weight = node.kind == NodeKind::MatMul;
+    bool weight = node.kind == NodeKind::MatMul || node.kind == NodeKind::Conv;
     bool bias = node.kind == NodeKind::Add || node.kind == NodeKind::Sub;
     if (!weight && !bias)
       continue;
@@ -261,8 +244,10 @@ void Reader::chooseParams() {
       c.kind = NodeKind::Param;
       if (weight) {
         ++layer;
-        c.fanIn = c.shape[0];
-        c.fanOut = c.shape.size() > 1 ? c.shape[1] : 1;
+        bool filter = node.kind == NodeKind::Conv; // [F, C, KH, KW]
+        int64_t field = filter ? c.shape[2] * c.shape[3] : 1;
+        c.fanIn = (filter ? c.shape[1] : c.shape[0]) * field;
+        c.fanOut = (filter ? c.shape[0] : c.shape[1]) * field;
       }
       c.name = absl::StrCat(weight ? "W" : "b", std::max(layer, 1));
     }

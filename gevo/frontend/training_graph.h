@@ -25,9 +25,10 @@ enum class NodeKind {
   Param,  // a trained constant (weight or bias)
   Const,  // a constant kept as it is
   MatMul, // linalg.matmul
-  Add,    // elementwise with broadcasting: a + b, a - b, a * b
+  Add,    // elementwise with broadcasting: a + b, a - b, a * b, a / b
   Sub,
   Mul,
+  Div,
   Relu,      // max(x, 0)
   LeakyRelu, // x > 0 ? x : alpha * x
   Sigmoid,   // 1 / (1 + exp(-x))
@@ -35,6 +36,10 @@ enum class NodeKind {
   Collapse, // tensor.collapse_shape
   Expand,   // tensor.expand_shape
   Transpose,
+  Pad,     // tensor.pad with a constant
+  Conv,    // linalg.conv_2d_nchw_fchw (dilation 1)
+  MaxPool, // linalg.pooling_nchw_max (windows that do not overlap)
+  SumPool, // linalg.pooling_nchw_sum (likewise; an average pool divides it)
 };
 
 struct Node {
@@ -49,6 +54,10 @@ struct Node {
   double alpha = 0;     // LeakyRelu
   std::string reassociation;
   std::vector<int64_t> permutation;
+  std::vector<int64_t> low, high; // Pad
+  double padValue = 0;            // Pad
+  std::vector<int64_t> strides;   // Conv, pools
+  std::vector<int64_t> window;    // pools: the window's two sizes
   std::string literal; // Param/Const: the dense attribute as MLIR text
   std::string name;    // Param: W1, b1, ...; others: a readable base name
   std::string where;   // for messages: the op and its location

@@ -19,7 +19,8 @@ namespace {
 const char *binaryOp(NodeKind kind) {
   return kind == NodeKind::Add   ? "arith.addf"
          : kind == NodeKind::Sub ? "arith.subf"
-                                 : "arith.mulf";
+         : kind == NodeKind::Mul ? "arith.mulf"
+                                 : "arith.divf";
 }
 
 std::string pair(const std::string &a, const std::string &b) {
@@ -156,10 +157,15 @@ void backwardBinary(Writer &w, const Graph &g, int n, Pass &pass) {
     Dims shape = g.shapeAt(o, pass.batch);
     std::vector<GenericInput> ins = {
         {pass.grad[n], space, identityMap(space.size())}};
-    if (node.kind == NodeKind::Mul) {
+    bool div = node.kind == NodeKind::Div;
+    if (node.kind == NodeKind::Mul || (div && i == 0)) {
       int other = node.operands[1 - i];
       ins.push_back(
           {pass.value[other], g.shapeAt(other, pass.batch), node.maps[1 - i]});
+    } else if (div) { // d(a / b)/db = -a / b^2
+      for (int k = 0; k < 2; ++k)
+        ins.push_back({pass.value[node.operands[k]],
+                       g.shapeAt(node.operands[k], pass.batch), node.maps[k]});
     }
     bool negate = node.kind == NodeKind::Sub && i == 1;
     bool identity =
@@ -170,13 +176,21 @@ void backwardBinary(Writer &w, const Graph &g, int n, Pass &pass) {
       accumulate(w, g, o, pass.grad[n], pass);
       continue;
     }
-    std::string grad =
-        reduceInto(w, gradName(g, o), ins, space, node.mapResults[i], shape,
-                   [&](Writer &w, const std::vector<std::string> &a) {
-                     if (node.kind == NodeKind::Mul)
-                       return scalarOp(w, "arith.mulf", pair(a[0], a[1]));
-                     return negate ? scalarOp(w, "arith.negf", a[0]) : a[0];
-                   });
+    std::string grad = reduceInto(
+        w, gradName(g, o), ins, space, node.mapResults[i], shape,
+        [&](Writer &w, const std::vector<std::string> &a) {
+          if (node.kind == NodeKind::Mul)
+            return scalarOp(w, "arith.mulf", pair(a[0], a[1]));
+          if (div && i == 0)
+            return scalarOp(w, "arith.divf", pair(a[0], a[1]));
+          if (div) {
+            std::string q = scalarOp(w, "arith.divf", pair(a[1], a[2]));
+            std::string r = scalarOp(w, "arith.divf", pair(q, a[2]));
+            return scalarOp(w, "arith.negf",
+                            scalarOp(w, "arith.mulf", pair(a[0], r)));
+          }
+          return negate ? scalarOp(w, "arith.negf", a[0]) : a[0];
+        });
     accumulate(w, g, o, grad, pass);
   }
 }
@@ -242,7 +256,8 @@ void emitForward(Writer &w, const Graph &g, int n, Pass &pass) {
     return;
   case NodeKind::Add:
   case NodeKind::Sub:
-  case NodeKind::Mul: {
+  case NodeKind::Mul:
+  case NodeKind::Div: {
     std::vector<GenericInput> ins = {{in(0), inShape(0), node.maps[0]},
                                      {in(1), inShape(1), node.maps[1]}};
     v = emitGeneric(w, node.name, ins, w.empty(out), out,
@@ -260,6 +275,12 @@ void emitForward(Writer &w, const Graph &g, int n, Pass &pass) {
     return;
   case NodeKind::Transpose:
     v = emitTranspose(w, node.name, in(0), inShape(0), node.permutation);
+    return;
+  case NodeKind::Pad:
+  case NodeKind::Conv:
+  case NodeKind::MaxPool:
+  case NodeKind::SumPool:
+    emitWindowForward(w, g, n, pass);
     return;
   default:
     v = elementwise(w, node.name, {in(0)}, out,
@@ -309,7 +330,16 @@ void emitBackward(Writer &w, const Graph &g, int n, Pass &pass) {
   case NodeKind::Add:
   case NodeKind::Sub:
   case NodeKind::Mul:
+  case NodeKind::Div:
     backwardBinary(w, g, n, pass);
+    return;
+  case NodeKind::Pad:
+  case NodeKind::Conv:
+  case NodeKind::MaxPool:
+  case NodeKind::SumPool:
+    emitWindowBackward(w, g, n, pass, [&](int o, const std::string &grad) {
+      accumulate(w, g, o, grad, pass);
+    });
     return;
   default:
     break;

@@ -26,6 +26,12 @@ struct Pass {
 
 /// Writes node `n` (not Input/Param/Const) and records its value.
 void emitForward(Writer &w, const Graph &g, int n, Pass &pass);
+/// Pad, Conv and the pools (training_rules_conv.cc).
+void emitWindowForward(Writer &w, const Graph &g, int n, Pass &pass);
+void emitWindowBackward(
+    Writer &w, const Graph &g, int n, Pass &pass,
+    const std::function<void(int, const std::string &)> &accumulate);
+
 /// Writes the forward pass over every node; returns the output's name.
 std::string emitForwardPass(Writer &w, const Graph &g, Pass &pass);
 /// Writes node `n`'s rule, adding to its operands' gradients.

@@ -1,0 +1,233 @@
+//===- training_rules_conv.cc - Padding, 2-D convolution and pooling rules
+//-===//
+//
+// Forward ops and reverse-mode rules for tensor.pad (the gradient is the
+// unpadded slice), linalg.conv_2d_nchw_fchw (the filter's gradient a
+// reduction over batch and positions; the input's a full convolution of the
+// stride-dilated gradient with the flipped filter) and the max and sum pools
+// with windows that tile the input (each input element is in one window).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "gevo/frontend/training_rules.h"
+
+namespace gevo::training {
+namespace {
+
+std::string pairAttr(const std::vector<int64_t> &v) {
+  return absl::StrCat("dense<[", absl::StrJoin(v, ", "), "]> : tensor<2xi64>");
+}
+
+std::string scalarValue(Writer &w, double value) {
+  if (std::isinf(value))
+    return value < 0 ? "%neg_inf" : "%pos_inf";
+  return value == 0 ? "%zero"
+                    : scalarOp(w, "arith.constant", floatLiteral(value));
+}
+
+std::string pad(Writer &w, const std::string &base, const std::string &x,
+                const Dims &from, const std::vector<int64_t> &low,
+                const std::vector<int64_t> &high, const std::string &value) {
+  Dims to = from;
+  for (size_t i = 0; i < to.size(); ++i)
+    to[i] += low[i] + high[i];
+  std::vector<std::string> args;
+  for (size_t i = 0; i < to.size(); ++i)
+    args.push_back(absl::StrCat(w.fresh("i"), ": index"));
+  std::string name = w.fresh(base);
+  w.line(absl::StrCat(name, " = tensor.pad ", x, " low[",
+                      absl::StrJoin(low, ", "), "] high[",
+                      absl::StrJoin(high, ", "), "] {"));
+  w.line(absl::StrCat("^bb0(", absl::StrJoin(args, ", "), "):"));
+  w.line(absl::StrCat("  tensor.yield ", value, " : ", w.elem));
+  w.line(absl::StrCat("} : ", w.type(from), " to ", w.type(to)));
+  return name;
+}
+
+std::string slice(Writer &w, const std::string &base, const std::string &x,
+                  const Dims &from, const std::vector<int64_t> &offsets,
+                  const Dims &sizes) {
+  std::string name = w.fresh(base);
+  w.line(absl::StrCat(name, " = tensor.extract_slice ", x, "[",
+                      absl::StrJoin(offsets, ", "), "] [",
+                      absl::StrJoin(sizes, ", "), "] [",
+                      absl::StrJoin(std::vector<int>(sizes.size(), 1), ", "),
+                      "] : ", w.type(from), " to ", w.type(sizes)));
+  return name;
+}
+
+std::string conv(Writer &w, const std::string &base, const std::string &x,
+                 const Dims &xs, const std::string &filter, const Dims &fs,
+                 const Dims &out, const std::vector<int64_t> &strides) {
+  std::string init = w.filled(out, "%zero");
+  std::string name = w.fresh(base);
+  w.line(absl::StrCat(
+      name, " = linalg.conv_2d_nchw_fchw {dilations = ", pairAttr({1, 1}),
+      ", strides = ", pairAttr(strides), "} ins(", x, ", ", filter, " : ",
+      w.type(xs), ", ", w.type(fs), ") outs(", init, " : ", w.type(out),
+      ") -> ", w.type(out)));
+  return name;
+}
+
+const char *k7 = "affine_map<(d0, d1, d2, d3, d4, d5, d6) -> ";
+
+/// dW[f, c, kh, kw] = sum over n, oh, ow of dy[n, f, oh, ow] *
+/// x[n, c, oh * s0 + kh, ow * s1 + kw].
+std::string filterGrad(Writer &w, const std::string &base,
+                       const std::string &dy, const Dims &dyShape,
+                       const std::string &x, const Dims &xShape,
+                       const Dims &filter, const std::vector<int64_t> &s) {
+  std::vector<GenericInput> ins = {
+      {dy, dyShape, absl::StrCat(k7, "(d4, d0, d5, d6)>")},
+      {x, xShape,
+       absl::StrCat(k7, "(d4, d1, d5 * ", s[0], " + d2, d6 * ", s[1],
+                    " + d3)>")}};
+  std::vector<std::string> iterators(4, "parallel");
+  iterators.insert(iterators.end(), 3, "reduction");
+  return emitGeneric(w, base, ins, w.filled(filter, "%zero"), filter,
+                     absl::StrCat(k7, "(d0, d1, d2, d3)>"), iterators,
+                     [](Writer &w, const std::vector<std::string> &a) {
+                       std::string p =
+                           scalarOp(w, "arith.mulf", a[0] + ", " + a[1]);
+                       return scalarOp(w, "arith.addf", p + ", " + a[2]);
+                     });
+}
+
+/// dx = the stride-dilated dy, padded by the window less one (and whatever
+/// rows and columns the strides never reached), convolved with the filter
+/// flipped and its channels swapped.
+std::string inputGrad(Writer &w, const std::string &base, std::string dy,
+                      const Dims &dyShape, const std::string &filter,
+                      const Dims &fs, const Dims &xShape,
+                      const std::vector<int64_t> &s) {
+  Dims dilated = dyShape;
+  if (s[0] > 1 || s[1] > 1) {
+    dilated[2] = (dyShape[2] - 1) * s[0] + 1;
+    dilated[3] = (dyShape[3] - 1) * s[1] + 1;
+    std::string zeros = w.filled(dilated, "%zero");
+    std::string name = w.fresh("dilated");
+    w.line(absl::StrCat(name, " = tensor.insert_slice ", dy, " into ", zeros,
+                        "[0, 0, 0, 0] [", absl::StrJoin(dyShape, ", "),
+                        "] [1, 1, ", s[0], ", ", s[1], "] : ", w.type(dyShape),
+                        " into ", w.type(dilated)));
+    dy = name;
+  }
+  std::vector<int64_t> low = {0, 0, fs[2] - 1, fs[3] - 1};
+  std::vector<int64_t> high = {0, 0, xShape[2] - dilated[2],
+                               xShape[3] - dilated[3]};
+  std::string padded = pad(w, "dpadded", dy, dilated, low, high, "%zero");
+  Dims flippedShape = {fs[1], fs[0], fs[2], fs[3]};
+  std::string flipped = emitGeneric(
+      w, "flipped",
+      {{filter, fs,
+        absl::StrCat("affine_map<(d0, d1, d2, d3) -> (d1, d0, ", fs[2] - 1,
+                     " - d2, ", fs[3] - 1, " - d3)>")}},
+      w.empty(flippedShape), flippedShape, identityMap(4),
+      std::vector<std::string>(4, "parallel"),
+      [](Writer &, const std::vector<std::string> &a) { return a[0]; });
+  Dims paddedShape = dilated;
+  for (int i = 2; i < 4; ++i)
+    paddedShape[i] += low[i] + high[i];
+  return conv(w, base, padded, paddedShape, flipped, flippedShape, xShape,
+              {1, 1});
+}
+
+/// The pool's gradient: each input position in a window gets the window's
+/// gradient (a max pool: only where it holds the window's maximum).
+std::string poolGrad(Writer &w, const Graph &g, int n, Pass &pass,
+                     const std::string &base) {
+  const Node &node = g.nodes[n];
+  int a = node.operands[0];
+  Dims xShape = g.shapeAt(a, pass.batch), yShape = g.shapeAt(n, pass.batch);
+  Dims covered = {xShape[0], xShape[1], yShape[2] * node.strides[0],
+                  yShape[3] * node.strides[1]};
+  std::string window =
+      absl::StrCat("affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv ",
+                   node.strides[0], ", d3 floordiv ", node.strides[1], ")>");
+  std::vector<GenericInput> ins = {{pass.grad[n], yShape, window}};
+  bool max = node.kind == NodeKind::MaxPool;
+  if (max) {
+    std::string x = covered == xShape ? pass.value[a]
+                                      : slice(w, "covered", pass.value[a],
+                                              xShape, {0, 0, 0, 0}, covered);
+    ins.push_back({x, covered, identityMap(4)});
+    ins.push_back({pass.value[n], yShape, window});
+  }
+  std::string grad = emitGeneric(
+      w, base, ins, w.empty(covered), covered, identityMap(4),
+      std::vector<std::string>(4, "parallel"),
+      [max](Writer &w, const std::vector<std::string> &args) {
+        if (!max)
+          return args[0];
+        std::string hit =
+            scalarOp(w, "arith.cmpf oeq,", args[1] + ", " + args[2]);
+        return scalarOp(w, "arith.select",
+                        absl::StrCat(hit, ", ", args[0], ", %zero"));
+      });
+  if (covered == xShape)
+    return grad;
+  return pad(w, base, grad, covered, {0, 0, 0, 0},
+             {0, 0, xShape[2] - covered[2], xShape[3] - covered[3]}, "%zero");
+}
+
+} // namespace
+
+void emitWindowForward(Writer &w, const Graph &g, int n, Pass &pass) {
+  const Node &node = g.nodes[n];
+  int a = node.operands[0];
+  Dims in = g.shapeAt(a, pass.batch), out = g.shapeAt(n, pass.batch);
+  std::string &v = pass.value[n];
+  if (node.kind == NodeKind::Pad) {
+    v = pad(w, node.name, pass.value[a], in, node.low, node.high,
+            scalarValue(w, node.padValue));
+  } else if (node.kind == NodeKind::Conv) {
+    int f = node.operands[1];
+    v = conv(w, node.name, pass.value[a], in, pass.value[f],
+             g.shapeAt(f, pass.batch), out, node.strides);
+  } else {
+    bool max = node.kind == NodeKind::MaxPool;
+    std::string init = w.filled(out, max ? "%neg_inf" : "%zero");
+    std::string window = w.empty(node.window);
+    v = w.fresh(node.name);
+    w.line(absl::StrCat(v, " = linalg.pooling_nchw_", max ? "max" : "sum",
+                        " {dilations = ", pairAttr({1, 1}),
+                        ", strides = ", pairAttr(node.strides), "} ins(",
+                        pass.value[a], ", ", window, " : ", w.type(in), ", ",
+                        w.type(node.window), ") outs(", init, " : ",
+                        w.type(out), ") -> ", w.type(out)));
+  }
+}
+
+void emitWindowBackward(
+    Writer &w, const Graph &g, int n, Pass &pass,
+    const std::function<void(int, const std::string &)> &accumulate) {
+  const Node &node = g.nodes[n];
+  int a = node.operands[0];
+  Dims in = g.shapeAt(a, pass.batch), out = g.shapeAt(n, pass.batch);
+  std::string base = absl::StrCat("d", g.nodes[a].name);
+  if (node.kind == NodeKind::Pad) {
+    if (g.nodes[a].needsGrad)
+      accumulate(a, slice(w, base, pass.grad[n], out, node.low, in));
+    return;
+  }
+  if (node.kind != NodeKind::Conv) {
+    if (g.nodes[a].needsGrad)
+      accumulate(a, poolGrad(w, g, n, pass, base));
+    return;
+  }
+  int f = node.operands[1];
+  Dims fs = g.shapeAt(f, pass.batch);
+  if (g.nodes[f].needsGrad)
+    accumulate(f,
+               filterGrad(w, absl::StrCat("d", g.nodes[f].name), pass.grad[n],
+                          out, pass.value[a], in, fs, node.strides));
+  if (g.nodes[a].needsGrad)
+    accumulate(a, inputGrad(w, base, pass.grad[n], out, pass.value[f], fs, in,
+                            node.strides));
+}
+
+} // namespace gevo::training
