@@ -1,6 +1,6 @@
 #!/bin/bash
 # make_training_test.sh: //:make_training writes the shipped generated module
-# byte for byte (digits and Fashion), and refuses a bad spec with one line naming the field, exit 2.
+# byte for byte (digits, the Fashion MLP and the imported CNN), and refuses a bad spec with one line naming the field, exit 2.
 set -u
 make_training="$1"
 dir="$(mktemp -d)"
@@ -16,6 +16,11 @@ cmp "$dir/model.mlir" testdata/digits_mlp_train_generated/model.mlir ||
   -o "$dir/fashion.mlir" || fail "make_training failed on the Fashion spec"
 cmp "$dir/fashion.mlir" testdata/fashion_mlp_train_generated/model.mlir ||
   fail "testdata/fashion_mlp_train_generated/model.mlir is stale"
+
+"$make_training" --workload=testdata/fashion_cnn_train_generated/training.json \
+  -o "$dir/cnn.mlir" || fail "make_training failed on the imported CNN's spec"
+cmp "$dir/cnn.mlir" testdata/fashion_cnn_train_generated/model.mlir ||
+  fail "testdata/fashion_cnn_train_generated/model.mlir is stale"
 
 cp testdata/digits_mlp_train_generated/forward.mlir "$dir/"
 data="$PWD/testdata/digits/digits.csv"

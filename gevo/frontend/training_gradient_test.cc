@@ -356,5 +356,46 @@ TEST(TrainingGradient, AveragePoolAsImported) {
   checkGradients(spatial(2, 4, body, y, 8));
 }
 
+TEST(TrainingGradient, MaxPoolSendsATiedWindowsGradientToItsFirstMaximum) {
+  // x @ W viewed as one 2x2 window whose four values are equal: as in
+  // PyTorch, only the first (row-major) receives the gradient.
+  const char *forward = R"(module {
+  func.func @main(%x: tensor<1x4xf64>) -> tensor<1x1xf64> {
+    %zero = arith.constant 0.0 : f64
+    %ninf = arith.constant 0xFFF0000000000000 : f64
+    %W = arith.constant dense<0.0> : tensor<4x4xf64>
+    %e = tensor.empty() : tensor<1x4xf64>
+    %z = linalg.fill ins(%zero : f64) outs(%e : tensor<1x4xf64>) -> tensor<1x4xf64>
+    %mm = linalg.matmul ins(%x, %W : tensor<1x4xf64>, tensor<4x4xf64>) outs(%z : tensor<1x4xf64>) -> tensor<1x4xf64>
+    %v = tensor.expand_shape %mm [[0], [1, 2, 3]] output_shape [1, 1, 2, 2] : tensor<1x4xf64> into tensor<1x1x2x2xf64>
+    %ep = tensor.empty() : tensor<1x1x1x1xf64>
+    %zp = linalg.fill ins(%ninf : f64) outs(%ep : tensor<1x1x1x1xf64>) -> tensor<1x1x1x1xf64>
+    %win = tensor.empty() : tensor<2x2xf64>
+    %pool = linalg.pooling_nchw_max {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[2, 2]> : tensor<2xi64>} ins(%v, %win : tensor<1x1x2x2xf64>, tensor<2x2xf64>) outs(%zp : tensor<1x1x1x1xf64>) -> tensor<1x1x1x1xf64>
+    %y = tensor.collapse_shape %pool [[0], [1, 2, 3]] : tensor<1x1x1x1xf64> into tensor<1x1xf64>
+    return %y : tensor<1x1xf64>
+  }
+}
+)";
+  absl::StatusOr<GradientCheckModules> modules = generateGradientCheck(forward);
+  ASSERT_TRUE(modules.ok()) << modules.status();
+  auto gradient = CompiledModule::compile(modules->gradient, "gradient");
+  ASSERT_TRUE(gradient.ok()) << gradient.status();
+  HostTensor x(ElementType::F64, {1, 4}), w(ElementType::F64, {4, 4}),
+      dy(ElementType::F64, {1, 1});
+  for (int i = 0; i < 4; ++i)
+    x.as<double>()[i] = i == 0 ? 1.0 : 0.0;
+  for (int i = 0; i < 16; ++i)
+    w.as<double>()[i] = i < 4 ? 3.0 : 0.5 * i;
+  dy.as<double>()[0] = 2.0;
+  absl::StatusOr<std::vector<HostTensor>> grads = (*gradient)->run({x, w, dy});
+  ASSERT_TRUE(grads.ok()) << grads.status();
+  std::vector<double> got((*grads)[0].as<double>(),
+                          (*grads)[0].as<double>() + 16);
+  std::vector<double> want(16, 0.0);
+  want[0] = 2.0; // dW[0, 0] = x[0] * dy, to the window's first element only
+  EXPECT_EQ(got, want);
+}
+
 } // namespace
 } // namespace gevo

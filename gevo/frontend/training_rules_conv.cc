@@ -136,8 +136,71 @@ std::string inputGrad(Writer &w, const std::string &base, std::string dy,
               {1, 1});
 }
 
+/// The index (row-major in the window) of each window's first maximum, as
+/// a float: where PyTorch's max pool sends the window's gradient.
+std::string firstMaxima(Writer &w, const Node &node, const std::string &x,
+                        const Dims &xShape, const std::string &y,
+                        const Dims &yShape) {
+  const char *k6 = "affine_map<(d0, d1, d2, d3, d4, d5) -> ";
+  std::vector<GenericInput> ins = {
+      {x, xShape,
+       absl::StrCat(k6, "(d0, d1, d2 * ", node.strides[0], " + d4, d3 * ",
+                    node.strides[1], " + d5)>")},
+      {y, yShape, absl::StrCat(k6, "(d0, d1, d2, d3)>")},
+      // The window's extent, as the pooling op reads it.
+      {w.empty(node.window), node.window, absl::StrCat(k6, "(d4, d5)>")}};
+  std::vector<std::string> iterators(4, "parallel");
+  iterators.insert(iterators.end(), 2, "reduction");
+  std::string none = scalarOp(w, "arith.constant",
+                              floatLiteral(node.window[0] * node.window[1]));
+  return emitGeneric(
+      w, "first_max", ins, w.filled(yShape, none), yShape,
+      absl::StrCat(k6, "(d0, d1, d2, d3)>"), iterators,
+      [&](Writer &w, const std::vector<std::string> &a) {
+        std::string i = w.fresh("i"), j = w.fresh("j"), k = w.fresh("k");
+        w.line(absl::StrCat(i, " = linalg.index 4 : index"));
+        w.line(absl::StrCat(j, " = linalg.index 5 : index"));
+        std::string width = w.fresh("n");
+        w.line(absl::StrCat(width, " = arith.constant ", node.window[1],
+                            " : index"));
+        std::string row = w.fresh("m");
+        w.line(absl::StrCat(row, " = arith.muli ", i, ", ", width, " : index"));
+        w.line(absl::StrCat(k, " = arith.addi ", row, ", ", j, " : index"));
+        std::string wide = w.fresh("w"), index = w.fresh("fk");
+        w.line(
+            absl::StrCat(wide, " = arith.index_cast ", k, " : index to i64"));
+        w.line(absl::StrCat(index, " = arith.sitofp ", wide, " : i64 to ",
+                            w.elem));
+        std::string hit = scalarOp(w, "arith.cmpf oeq,", a[0] + ", " + a[1]);
+        std::string candidate = scalarOp(
+            w, "arith.select", absl::StrCat(hit, ", ", index, ", ", none));
+        return scalarOp(w, "arith.minimumf", candidate + ", " + a[3]);
+      });
+}
+
+/// The position's index in its window, as a float (inside a body over the
+/// covered input).
+std::string indexInWindow(Writer &w, const Node &node) {
+  std::string h = w.fresh("h"), c = w.fresh("c"), s0 = w.fresh("s"),
+              s1 = w.fresh("s"), width = w.fresh("n");
+  w.line(absl::StrCat(h, " = linalg.index 2 : index"));
+  w.line(absl::StrCat(c, " = linalg.index 3 : index"));
+  w.line(absl::StrCat(s0, " = arith.constant ", node.strides[0], " : index"));
+  w.line(absl::StrCat(s1, " = arith.constant ", node.strides[1], " : index"));
+  w.line(absl::StrCat(width, " = arith.constant ", node.window[1], " : index"));
+  std::string i = w.fresh("i"), j = w.fresh("j"), m = w.fresh("m"),
+              k = w.fresh("k"), wide = w.fresh("w"), f = w.fresh("fk");
+  w.line(absl::StrCat(i, " = arith.remui ", h, ", ", s0, " : index"));
+  w.line(absl::StrCat(j, " = arith.remui ", c, ", ", s1, " : index"));
+  w.line(absl::StrCat(m, " = arith.muli ", i, ", ", width, " : index"));
+  w.line(absl::StrCat(k, " = arith.addi ", m, ", ", j, " : index"));
+  w.line(absl::StrCat(wide, " = arith.index_cast ", k, " : index to i64"));
+  w.line(absl::StrCat(f, " = arith.sitofp ", wide, " : i64 to ", w.elem));
+  return f;
+}
+
 /// The pool's gradient: each input position in a window gets the window's
-/// gradient (a max pool: only where it holds the window's maximum).
+/// gradient (a max pool: only its first maximum, as PyTorch does).
 std::string poolGrad(Writer &w, const Graph &g, int n, Pass &pass,
                      const std::string &base) {
   const Node &node = g.nodes[n];
@@ -150,21 +213,18 @@ std::string poolGrad(Writer &w, const Graph &g, int n, Pass &pass,
                    node.strides[0], ", d3 floordiv ", node.strides[1], ")>");
   std::vector<GenericInput> ins = {{pass.grad[n], yShape, window}};
   bool max = node.kind == NodeKind::MaxPool;
-  if (max) {
-    std::string x = covered == xShape ? pass.value[a]
-                                      : slice(w, "covered", pass.value[a],
-                                              xShape, {0, 0, 0, 0}, covered);
-    ins.push_back({x, covered, identityMap(4)});
-    ins.push_back({pass.value[n], yShape, window});
-  }
+  if (max)
+    ins.push_back(
+        {firstMaxima(w, node, pass.value[a], xShape, pass.value[n], yShape),
+         yShape, window});
   std::string grad = emitGeneric(
       w, base, ins, w.empty(covered), covered, identityMap(4),
       std::vector<std::string>(4, "parallel"),
-      [max](Writer &w, const std::vector<std::string> &args) {
+      [&](Writer &w, const std::vector<std::string> &args) {
         if (!max)
           return args[0];
-        std::string hit =
-            scalarOp(w, "arith.cmpf oeq,", args[1] + ", " + args[2]);
+        std::string here = indexInWindow(w, node);
+        std::string hit = scalarOp(w, "arith.cmpf oeq,", here + ", " + args[1]);
         return scalarOp(w, "arith.select",
                         absl::StrCat(hit, ", ", args[0], ", %zero"));
       });
