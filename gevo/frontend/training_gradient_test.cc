@@ -7,41 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cmath>
-#include <random>
-
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
-#include "gevo/frontend/training.h"
 #include "gevo/frontend/training_testing.h"
 #include "gtest/gtest.h"
 
 namespace gevo {
 namespace {
-
-// x is 4x3; every case writes its ops after "%mm = x @ W" ([4, N]).
-std::string forwardModule(int64_t n, const std::string &body,
-                          const std::string &out, const std::string &outType) {
-  return absl::StrReplaceAll(
-      R"(#id = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d1)>
-module {
-  func.func @main(%x: tensor<4x3xf64>) -> $T {
-    %zero = arith.constant 0.0 : f64
-    %one = arith.constant 1.0 : f64
-    %W = arith.constant dense<0.0> : tensor<3x$Nxf64>
-    %e = tensor.empty() : tensor<4x$Nxf64>
-    %z = linalg.fill ins(%zero : f64) outs(%e : tensor<4x$Nxf64>) -> tensor<4x$Nxf64>
-    %mm = linalg.matmul ins(%x, %W : tensor<4x3xf64>, tensor<3x$Nxf64>) outs(%z : tensor<4x$Nxf64>) -> tensor<4x$Nxf64>
-$BODY    return $OUT : $T
-  }
-}
-)",
-      {{"$N", absl::StrCat(n)},
-       {"$BODY", body},
-       {"$OUT", out},
-       {"$T", outType}});
-}
 
 /// %name = <a> op <b> with maps (#id, map) over 4xN.
 std::string binary(const std::string &name, const std::string &op,
@@ -79,64 +50,6 @@ std::string withBias(const std::string &activation) {
   return biasConstant("%b", "tensor<5xf64>") +
          binary("%h", "arith.addf", "%mm", "%b", "#row", "tensor<5xf64>") +
          activation;
-}
-
-HostTensor randomTensor(const std::vector<int64_t> &shape, std::mt19937 &rng) {
-  HostTensor t(ElementType::F64, shape);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (int64_t i = 0; i < t.numElements(); ++i)
-    t.as<double>()[i] = uniform(rng);
-  return t;
-}
-
-double lossOf(CompiledModule &forward, const std::vector<HostTensor> &inputs,
-              const HostTensor &dy) {
-  absl::StatusOr<std::vector<HostTensor>> y = forward.run(inputs);
-  EXPECT_TRUE(y.ok()) << y.status();
-  double loss = 0;
-  for (int64_t i = 0; y.ok() && i < dy.numElements(); ++i)
-    loss += (*y)[0].as<double>()[i] * dy.as<double>()[i];
-  return loss;
-}
-
-void checkGradients(const std::string &forwardText) {
-  absl::StatusOr<GradientCheckModules> modules =
-      generateGradientCheck(forwardText);
-  ASSERT_TRUE(modules.ok()) << modules.status();
-  auto forward = CompiledModule::compile(modules->forward, "forward");
-  ASSERT_TRUE(forward.ok()) << forward.status() << "\n" << modules->forward;
-  auto gradient = CompiledModule::compile(modules->gradient, "gradient");
-  ASSERT_TRUE(gradient.ok()) << gradient.status() << "\n" << modules->gradient;
-  std::mt19937 rng(35);
-  std::vector<HostTensor> inputs = {randomTensor(modules->inputShape, rng)};
-  for (const std::vector<int64_t> &shape : modules->paramShapes)
-    inputs.push_back(randomTensor(shape, rng));
-  HostTensor dy = randomTensor(modules->outputShape, rng);
-  std::vector<HostTensor> withDy = inputs;
-  withDy.push_back(dy);
-  absl::StatusOr<std::vector<HostTensor>> grads = (*gradient)->run(withDy);
-  ASSERT_TRUE(grads.ok()) << grads.status();
-  ASSERT_EQ(grads->size(), modules->paramShapes.size());
-  const double eps = 1e-6;
-  for (size_t k = 0; k < grads->size(); ++k) {
-    double largest = 0;
-    for (int64_t i = 0; i < (*grads)[k].numElements(); ++i) {
-      double &p = inputs[k + 1].as<double>()[i];
-      double saved = p;
-      p = saved + eps;
-      double up = lossOf(**forward, inputs, dy);
-      p = saved - eps;
-      double down = lossOf(**forward, inputs, dy);
-      p = saved;
-      double numeric = (up - down) / (2 * eps);
-      double analytic = (*grads)[k].as<double>()[i];
-      largest = std::max(largest, std::fabs(analytic));
-      EXPECT_NEAR(analytic, numeric, 1e-7 + 1e-6 * std::fabs(numeric))
-          << modules->paramNames[k] << "[" << i << "]\n"
-          << modules->gradient;
-    }
-    EXPECT_GT(largest, 1e-3) << modules->paramNames[k] << " is all zeros";
-  }
 }
 
 const char *kT5 = "tensor<4x5xf64>";
@@ -239,162 +152,6 @@ TEST(TrainingGradient, TwoLayers) {
     %y = linalg.matmul ins(%r1, %W2 : tensor<4x5xf64>, tensor<5x2xf64>) outs(%z2 : tensor<4x2xf64>) -> tensor<4x2xf64>
 )";
   checkGradients(forwardModule(5, body, "%y", "tensor<4x2xf64>"));
-}
-
-/// mm [4, C*H*W] as NCHW, then `body` from %v, collapsed back from %y of
-/// `outChw` elements per row.
-std::string spatial(int64_t c, int64_t h, const std::string &body,
-                    const std::string &yType, int64_t outChw) {
-  std::string x = absl::StrCat("tensor<4x", c, "x", h, "x", h, "xf64>");
-  std::string text = absl::StrCat(
-      "    %v = tensor.expand_shape %mm [[0], [1, 2, 3]] output_shape [4, ", c,
-      ", ", h, ", ", h, "] : tensor<4x", c * h * h, "xf64> into ", x, "\n",
-      body, "    %out = tensor.collapse_shape %y [[0], [1, 2, 3]] : ", yType,
-      " into tensor<4x", outChw, "xf64>\n");
-  return forwardModule(c * h * h, text, "%out",
-                       absl::StrCat("tensor<4x", outChw, "xf64>"));
-}
-
-std::string convBody(int64_t c, int64_t h, int64_t pad, int64_t stride,
-                     int64_t out) {
-  int64_t hp = h + 2 * pad;
-  std::string in = absl::StrCat("tensor<4x", c, "x", hp, "x", hp, "xf64>");
-  std::string y = absl::StrCat("tensor<4x3x", out, "x", out, "xf64>");
-  std::string text;
-  if (pad > 0)
-    text =
-        absl::StrCat("    %p = tensor.pad %v low[0, 0, ", pad, ", ", pad,
-                     "] high[0, 0, ", pad, ", ", pad,
-                     "] {\n    ^bb0(%i0: index, %i1: index, %i2: index, %i3: "
-                     "index):\n      tensor.yield %zero : f64\n    } : "
-                     "tensor<4x",
-                     c, "x", h, "x", h, "xf64> to ", in, "\n");
-  return absl::StrCat(
-      text, "    %F = arith.constant dense<0.0> : tensor<3x", c,
-      "x3x3xf64>\n    %ec = tensor.empty() : ", y,
-      "\n    %zc = linalg.fill ins(%zero : f64) outs(%ec : ", y, ") -> ", y,
-      "\n    %c = linalg.conv_2d_nchw_fchw {dilations = dense<[1, 1]> : "
-      "tensor<2xi64>, strides = dense<[",
-      stride, ", ", stride, "]> : tensor<2xi64>} ins(", pad > 0 ? "%p" : "%v",
-      ", %F : ", in, ", tensor<3x", c, "x3x3xf64>) outs(%zc : ", y, ") -> ", y,
-      "\n    %cb = arith.constant dense<0.0> : tensor<3x1x1xf64>\n"
-      "    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) "
-      "-> "
-      "(d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, "
-      "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = "
-      "[\"parallel\", \"parallel\", \"parallel\", \"parallel\"]} ins(%c, %cb "
-      ": ",
-      y, ", tensor<3x1x1xf64>) outs(%ec : ", y,
-      ") {\n    ^bb0(%p0: f64, %q0: f64, %o0: f64):\n      %r0 = arith.addf "
-      "%p0, %q0 : f64\n      linalg.yield %r0 : f64\n    } -> ",
-      y, "\n");
-}
-
-TEST(TrainingGradient, ConvolutionStrideOne) {
-  checkGradients(
-      spatial(2, 5, convBody(2, 5, 0, 1, 3), "tensor<4x3x3x3xf64>", 27));
-}
-
-TEST(TrainingGradient, PaddedConvolutionStrideTwo) {
-  checkGradients(
-      spatial(2, 5, convBody(2, 5, 1, 2, 3), "tensor<4x3x3x3xf64>", 27));
-}
-
-TEST(TrainingGradient, ConvolutionStrideTwoLeavingARow) {
-  // 8x8 padded input, 3x3 filter, stride 2: the last row is never read.
-  checkGradients(
-      spatial(2, 6, convBody(2, 6, 1, 2, 3), "tensor<4x3x3x3xf64>", 27));
-}
-
-std::string poolBody(const std::string &kind, int64_t c, int64_t h, int64_t out,
-                     const std::string &start) {
-  std::string in = absl::StrCat("tensor<4x", c, "x", h, "x", h, "xf64>");
-  std::string y = absl::StrCat("tensor<4x", c, "x", out, "x", out, "xf64>");
-  return absl::StrCat(
-      "    %start = arith.constant ", start,
-      " : f64\n    %ep = tensor.empty() : ", y,
-      "\n    %zp = linalg.fill ins(%start : f64) outs(%ep : ", y, ") -> ", y,
-      "\n    %win = tensor.empty() : tensor<2x2xf64>\n    %pool = "
-      "linalg.pooling_nchw_",
-      kind,
-      " {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[2, 2]> : "
-      "tensor<2xi64>} ins(%v, %win : ",
-      in, ", tensor<2x2xf64>) outs(%zp : ", y, ") -> ", y, "\n");
-}
-
-TEST(TrainingGradient, MaxPool) {
-  std::string body = poolBody("max", 2, 4, 2, "0xFFF0000000000000") +
-                     "    %y = tensor.collapse_shape %pool [[0], [1], [2], "
-                     "[3]] : tensor<4x2x2x2xf64> into tensor<4x2x2x2xf64>\n";
-  checkGradients(spatial(2, 4, body, "tensor<4x2x2x2xf64>", 8));
-}
-
-TEST(TrainingGradient, MaxPoolLeavingAColumn) {
-  // 5x5 pooled 2x2: the last row and column are in no window.
-  std::string body = poolBody("max", 2, 5, 2, "0xFFF0000000000000") +
-                     "    %y = tensor.collapse_shape %pool [[0], [1], [2], "
-                     "[3]] : tensor<4x2x2x2xf64> into tensor<4x2x2x2xf64>\n";
-  checkGradients(spatial(2, 5, body, "tensor<4x2x2x2xf64>", 8));
-}
-
-TEST(TrainingGradient, AveragePoolAsImported) {
-  // A sum pool divided by each window's count (broadcast over batch and
-  // channels), as the importer writes AveragePool.
-  std::string y = "tensor<4x2x2x2xf64>";
-  std::string body =
-      poolBody("sum", 2, 4, 2, "0.0") +
-      "    %counts = arith.constant dense<[[4.0, 4.0], [4.0, 2.0]]> : "
-      "tensor<2x2xf64>\n    %y = linalg.generic {indexing_maps = "
-      "[affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, "
-      "d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, "
-      "d3)>], iterator_types = [\"parallel\", \"parallel\", \"parallel\", "
-      "\"parallel\"]} ins(%pool, %counts : " +
-      y + ", tensor<2x2xf64>) outs(%ep : " + y +
-      ") {\n    ^bb0(%p0: f64, %q0: f64, %o0: f64):\n      %r0 = arith.divf "
-      "%p0, %q0 : f64\n      linalg.yield %r0 : f64\n    } -> " +
-      y + "\n";
-  checkGradients(spatial(2, 4, body, y, 8));
-}
-
-TEST(TrainingGradient, MaxPoolSendsATiedWindowsGradientToItsFirstMaximum) {
-  // x @ W viewed as one 2x2 window whose four values are equal: as in
-  // PyTorch, only the first (row-major) receives the gradient.
-  const char *forward = R"(module {
-  func.func @main(%x: tensor<1x4xf64>) -> tensor<1x1xf64> {
-    %zero = arith.constant 0.0 : f64
-    %ninf = arith.constant 0xFFF0000000000000 : f64
-    %W = arith.constant dense<0.0> : tensor<4x4xf64>
-    %e = tensor.empty() : tensor<1x4xf64>
-    %z = linalg.fill ins(%zero : f64) outs(%e : tensor<1x4xf64>) -> tensor<1x4xf64>
-    %mm = linalg.matmul ins(%x, %W : tensor<1x4xf64>, tensor<4x4xf64>) outs(%z : tensor<1x4xf64>) -> tensor<1x4xf64>
-    %v = tensor.expand_shape %mm [[0], [1, 2, 3]] output_shape [1, 1, 2, 2] : tensor<1x4xf64> into tensor<1x1x2x2xf64>
-    %ep = tensor.empty() : tensor<1x1x1x1xf64>
-    %zp = linalg.fill ins(%ninf : f64) outs(%ep : tensor<1x1x1x1xf64>) -> tensor<1x1x1x1xf64>
-    %win = tensor.empty() : tensor<2x2xf64>
-    %pool = linalg.pooling_nchw_max {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[2, 2]> : tensor<2xi64>} ins(%v, %win : tensor<1x1x2x2xf64>, tensor<2x2xf64>) outs(%zp : tensor<1x1x1x1xf64>) -> tensor<1x1x1x1xf64>
-    %y = tensor.collapse_shape %pool [[0], [1, 2, 3]] : tensor<1x1x1x1xf64> into tensor<1x1xf64>
-    return %y : tensor<1x1xf64>
-  }
-}
-)";
-  absl::StatusOr<GradientCheckModules> modules = generateGradientCheck(forward);
-  ASSERT_TRUE(modules.ok()) << modules.status();
-  auto gradient = CompiledModule::compile(modules->gradient, "gradient");
-  ASSERT_TRUE(gradient.ok()) << gradient.status();
-  HostTensor x(ElementType::F64, {1, 4}), w(ElementType::F64, {4, 4}),
-      dy(ElementType::F64, {1, 1});
-  for (int i = 0; i < 4; ++i)
-    x.as<double>()[i] = i == 0 ? 1.0 : 0.0;
-  for (int i = 0; i < 16; ++i)
-    w.as<double>()[i] = i < 4 ? 3.0 : 0.5 * i;
-  dy.as<double>()[0] = 2.0;
-  absl::StatusOr<std::vector<HostTensor>> grads = (*gradient)->run({x, w, dy});
-  ASSERT_TRUE(grads.ok()) << grads.status();
-  std::vector<double> got((*grads)[0].as<double>(),
-                          (*grads)[0].as<double>() + 16);
-  std::vector<double> want(16, 0.0);
-  want[0] = 2.0; // dW[0, 0] = x[0] * dy, to the window's first element only
-  EXPECT_EQ(got, want);
 }
 
 } // namespace
