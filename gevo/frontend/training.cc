@@ -25,9 +25,10 @@ absl::Status checkSpec(const Graph &g, const TrainingSpec &spec) {
         "training.loss: cross_entropy needs [batch, ",
         spec.classes > 0 ? absl::StrCat(spec.classes) : "classes",
         "] logits; the model returns ", tensorType(out.shape, g.elem)));
-  if (g.nodes[g.input].shape.size() != 2)
+  if (g.nodes[g.input].shape.size() < 2)
     return absl::InvalidArgumentError(absl::StrCat(
-        "the model's input must be [batch, features] (the data's rows); it is ",
+        "the model's input must be [batch, features...] (the data's rows); "
+        "it is ",
         tensorType(g.nodes[g.input].shape, g.elem)));
   if (spec.trainRows < 1 || spec.evalRows < 1)
     return absl::InvalidArgumentError(

@@ -16,6 +16,33 @@
 namespace gevo::training {
 namespace {
 
+int64_t featuresOf(const Graph &g) {
+  int64_t features = 1;
+  const Dims &shape = g.nodes[g.input].shape;
+  for (size_t i = 1; i < shape.size(); ++i)
+    features *= shape[i];
+  return features;
+}
+
+/// Rows of the data ([rows, features]) in the model's input shape, e.g.
+/// [rows, 1, 28, 28] for a model that takes images.
+std::string asModelInput(LoopState &s, const std::string &x, int64_t rows) {
+  const Dims &shape = s.g.nodes[s.g.input].shape;
+  if (shape.size() == 2)
+    return x;
+  Dims to = shape;
+  to[0] = rows;
+  std::vector<std::string> inner;
+  for (size_t i = 1; i < shape.size(); ++i)
+    inner.push_back(absl::StrCat(i));
+  std::string name = s.w.fresh("x_shaped");
+  s.w.line(absl::StrCat(
+      name, " = tensor.expand_shape ", x, " [[0], [",
+      absl::StrJoin(inner, ", "), "]] output_shape [", absl::StrJoin(to, ", "),
+      "] : ", s.w.type({rows, featuresOf(s.g)}), " into ", s.w.type(to)));
+  return name;
+}
+
 struct Carried {
   std::vector<std::string> names; // SSA names inside the loop
   std::vector<std::string> types;
@@ -119,11 +146,12 @@ std::vector<std::string> emitStep(LoopState &s, std::vector<std::string> values,
                                   const Carried &carried) {
   Writer &w = s.w;
   const Graph &g = s.g;
-  int64_t features = g.nodes[g.input].shape[1];
+  int64_t features = featuresOf(g);
   int64_t classes = g.nodes[g.output].shape[1];
   w.line(absl::StrCat(w.fresh("row0"), " = arith.muli %b, %batch : index"));
   Pass pass{values, std::vector<std::string>(g.nodes.size()), s.spec.batch};
-  pass.value[g.input] = emitMinibatch(s, "%train_x", features, "xb");
+  pass.value[g.input] = asModelInput(
+      s, emitMinibatch(s, "%train_x", features, "xb"), s.spec.batch);
   std::string labels = emitMinibatch(s, "%train_y", classes, "yb");
   w.line("// ----- forward pass -----");
   std::string logits = emitForwardPass(w, g, pass);
@@ -214,7 +242,7 @@ std::string emitTrainingModule(const Graph &g, const TrainingSpec &spec,
                                const std::string &source) {
   LoopState s(g, spec);
   Writer &w = s.w;
-  int64_t features = g.nodes[g.input].shape[1];
+  int64_t features = featuresOf(g);
   int64_t classes = g.nodes[g.output].shape[1];
   std::string trainX = w.type({spec.trainRows, features});
   std::string trainY = w.type({spec.trainRows, classes});
@@ -229,7 +257,7 @@ std::string emitTrainingModule(const Graph &g, const TrainingSpec &spec,
   std::vector<std::string> trained = emitLoops(s, values);
   w.line("// ----- evaluation: the forward pass on eval_x -----");
   Pass eval{values, std::vector<std::string>(g.nodes.size()), spec.evalRows};
-  eval.value[g.input] = "%eval_x";
+  eval.value[g.input] = asModelInput(s, "%eval_x", spec.evalRows);
   for (size_t k = 0; k < g.params.size(); ++k)
     eval.value[g.params[k]] = trained[k];
   std::string logits = emitForwardPass(w, g, eval);

@@ -145,13 +145,14 @@ std::vector<double> referenceTraining(const TrainingSpec &spec,
   return logits;
 }
 
-void checkAgainstReference(const std::string &specJson) {
+void checkAgainstReference(const std::string &specJson,
+                           const std::string &forward = kTinyForward) {
   absl::StatusOr<TrainingSpec> spec = parseTrainingSpec(specJson, "test");
   ASSERT_TRUE(spec.ok()) << spec.status();
   spec->trainRows = spec->evalRows = 6;
   spec->classes = 3;
   absl::StatusOr<std::string> text =
-      generateTrainingModule(kTinyForward, *spec, "tiny");
+      generateTrainingModule(forward, *spec, "tiny");
   ASSERT_TRUE(text.ok()) << text.status();
   std::vector<float> x = {1, 0, 0, 1, 1, 1, -1, 0.5, 0.2, -1, 2, -0.5};
   std::vector<int> labels = {0, 1, 2, 1, 0, 2};
@@ -195,6 +196,22 @@ TEST(Training, MomentumAndWeightDecayMatchReference) {
 TEST(Training, ShuffledRowsMatchReference) {
   checkAgainstReference(R"({"optimizer": {"kind": "sgd", "learning_rate": 0.5},
       "batch": 3, "epochs": 4, "shuffle": {"seed": 7}})");
+}
+
+TEST(Training, ImageShapedInputIsShapedFromTheDataRows) {
+  // The model takes [rows, 1, 2] and flattens it itself; the data gives
+  // [rows, 2].
+  std::string forward = kTinyForward;
+  std::string head = "func.func @main(%x: tensor<6x2xf32>)";
+  forward.replace(forward.find(head), head.size(),
+                  "func.func @main(%image: tensor<6x1x2xf32>)");
+  std::string zero = "    %zero = arith.constant 0.0 : f32\n";
+  forward.insert(forward.find(zero),
+                 "    %x = tensor.collapse_shape %image [[0], [1, 2]] : "
+                 "tensor<6x1x2xf32> into tensor<6x2xf32>\n");
+  checkAgainstReference(R"({"optimizer": {"kind": "sgd", "learning_rate": 0.5},
+      "batch": 2, "epochs": 2, "init": "model"})",
+                        forward);
 }
 
 } // namespace
