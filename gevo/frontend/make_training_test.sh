@@ -22,6 +22,17 @@ cmp "$dir/fashion.mlir" testdata/fashion_mlp_train_generated/model.mlir ||
 cmp "$dir/cnn.mlir" testdata/fashion_cnn_train_generated/model.mlir ||
   fail "testdata/fashion_cnn_train_generated/model.mlir is stale"
 
+# The same spec over the ONNX file the CNN was imported from: the same
+# program (only the header comment names another file).
+onnx="$PWD/testdata/fashion_cnn_onnx/model.onnx"
+sed -e "s#../fashion_cnn_onnx/model.mlir#$onnx#" \
+  testdata/fashion_cnn_train_generated/training.json >"$dir/onnx.json"
+"$make_training" --workload="$dir/onnx.json" -o "$dir/from_onnx.mlir" ||
+  fail "make_training failed on an ONNX forward model"
+cmp <(tail -n +2 "$dir/from_onnx.mlir") \
+  <(tail -n +2 testdata/fashion_cnn_train_generated/model.mlir) ||
+  fail "the program generated from model.onnx differs from model.mlir's"
+
 cp testdata/digits_mlp_train_generated/forward.mlir "$dir/"
 data="$PWD/testdata/digits/digits.csv"
 sed -e 's/"batch": 32/"batch": 5000/' -e "s#../digits/digits.csv#$data#" \

@@ -1,7 +1,8 @@
 //===- training_workload.cc - A workload's "training" field to a program --===//
 //
 // The workload's own reader does not know the `training` field yet, so it is
-// taken out of the JSON before the rest is read (module, data, splits).
+// taken out of the JSON before the rest is read (module, data, splits). The
+// forward module is MLIR text or an ONNX file, imported here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/workload/workload.h"
+#include "gevo/frontend/onnx_import.h"
 #include "gevo/frontend/training.h"
 #include "gevo/support/file_io.h"
 #include "llvm/Support/JSON.h"
@@ -72,8 +74,14 @@ absl::StatusOr<std::string> makeTrainingModule(const std::string &path) {
   absl::StatusOr<TrainingWorkload> workload = loadTrainingWorkload(path);
   if (!workload.ok())
     return workload.status();
+  // An ONNX forward model is imported with its batch at the eval rows, as
+  // //:import --batch would.
+  OnnxImportOptions options;
+  options.batch = workload->spec.evalRows;
   absl::StatusOr<std::string> forward =
-      readFile(workload->forwardPath, "forward module");
+      absl::EndsWith(workload->forwardPath, ".onnx")
+          ? importOnnxFile(workload->forwardPath, options)
+          : readFile(workload->forwardPath, "forward module");
   if (!forward.ok())
     return forward.status();
   absl::StatusOr<std::string> text =

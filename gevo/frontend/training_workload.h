@@ -25,7 +25,8 @@ struct TrainingWorkload {
 /// and loads its data to count rows.
 absl::StatusOr<TrainingWorkload> loadTrainingWorkload(const std::string &path);
 
-/// loadTrainingWorkload, then generateTrainingModule on the forward module.
+/// loadTrainingWorkload, then generateTrainingModule on the forward module
+/// (a `.onnx` one imported first, its batch set to the eval rows).
 absl::StatusOr<std::string> makeTrainingModule(const std::string &path);
 
 } // namespace gevo
