@@ -248,7 +248,8 @@ std::string emitTrainingModule(const Graph &g, const TrainingSpec &spec,
   std::string trainY = w.type({spec.trainRows, classes});
   std::string evalX = w.type({spec.evalRows, features});
   std::string out = w.type({spec.evalRows, classes});
-  for (const char *name : {"train_x", "train_y", "eval_x"})
+  for (const char *name :
+       {"train_x", "train_y", "eval_x", "b", "epoch", "epoch_offset"})
     w.fresh(name);
   emitHyperParameters(s);
   if (spec.shuffleSeed)
