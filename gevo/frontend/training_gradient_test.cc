@@ -154,5 +154,16 @@ TEST(TrainingGradient, TwoLayers) {
   checkGradients(forwardModule(5, body, "%y", "tensor<4x2xf64>"));
 }
 
+TEST(TrainingGradient, DivisionByAValueThatAlsoDependsOnTheWeights) {
+  // y = mm / sigmoid(mm): both operands of the quotient need gradients.
+  std::string body = unary("%s", "%mm",
+                           "      %n = arith.negf %p : f64\n"
+                           "      %x1 = math.exp %n : f64\n"
+                           "      %d = arith.addf %one, %x1 : f64\n"
+                           "      %r = arith.divf %one, %d : f64\n") +
+                     binary("%y", "arith.divf", "%mm", "%s", "#id", kT5);
+  checkGradients(forwardModule(5, body, "%y", kT5));
+}
+
 } // namespace
 } // namespace gevo
