@@ -80,19 +80,20 @@ TEST(TrainingGradient, ConvolutionStrideTwoLeavingARow) {
 }
 
 std::string poolBody(const std::string &kind, int64_t c, int64_t h, int64_t out,
-                     const std::string &start) {
+                     const std::string &start, int64_t window = 2,
+                     int64_t stride = 2) {
   std::string in = absl::StrCat("tensor<4x", c, "x", h, "x", h, "xf64>");
   std::string y = absl::StrCat("tensor<4x", c, "x", out, "x", out, "xf64>");
+  std::string win = absl::StrCat("tensor<", window, "x", window, "xf64>");
   return absl::StrCat(
       "    %start = arith.constant ", start,
       " : f64\n    %ep = tensor.empty() : ", y,
       "\n    %zp = linalg.fill ins(%start : f64) outs(%ep : ", y, ") -> ", y,
-      "\n    %win = tensor.empty() : tensor<2x2xf64>\n    %pool = "
-      "linalg.pooling_nchw_",
-      kind,
-      " {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[2, 2]> : "
-      "tensor<2xi64>} ins(%v, %win : ",
-      in, ", tensor<2x2xf64>) outs(%zp : ", y, ") -> ", y, "\n");
+      "\n    %win = tensor.empty() : ", win,
+      "\n    %pool = linalg.pooling_nchw_", kind,
+      " {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[", stride,
+      ", ", stride, "]> : tensor<2xi64>} ins(%v, %win : ", in, ", ", win,
+      ") outs(%zp : ", y, ") -> ", y, "\n");
 }
 
 TEST(TrainingGradient, MaxPool) {
@@ -108,6 +109,22 @@ TEST(TrainingGradient, MaxPoolLeavingAColumn) {
                      "    %y = tensor.collapse_shape %pool [[0], [1], [2], "
                      "[3]] : tensor<4x2x2x2xf64> into tensor<4x2x2x2xf64>\n";
   checkGradients(spatial(2, 5, body, "tensor<4x2x2x2xf64>", 8));
+}
+
+TEST(TrainingGradient, OverlappingMaxPool) {
+  // 3x3 windows at stride 2 over 7x7 (as ResNet's stem pool).
+  std::string body =
+      poolBody("max", 2, 7, 3, "0xFFF0000000000000", 3, 2) +
+      "    %y = tensor.collapse_shape %pool [[0], [1], [2], [3]] : "
+      "tensor<4x2x3x3xf64> into tensor<4x2x3x3xf64>\n";
+  checkGradients(spatial(2, 7, body, "tensor<4x2x3x3xf64>", 18));
+}
+
+TEST(TrainingGradient, OverlappingSumPool) {
+  std::string body = poolBody("sum", 2, 4, 2, "0.0", 3, 1) +
+                     "    %y = tensor.collapse_shape %pool [[0], [1], [2], "
+                     "[3]] : tensor<4x2x2x2xf64> into tensor<4x2x2x2xf64>\n";
+  checkGradients(spatial(2, 4, body, "tensor<4x2x2x2xf64>", 8));
 }
 
 TEST(TrainingGradient, AveragePoolAsImported) {

@@ -90,9 +90,6 @@ absl::Status readWindowOp(mlir::Operation *op, Node &node) {
   bool max = name == "linalg.pooling_nchw_max";
   if (!start || *start != (max ? -INFINITY : 0.0))
     return unsupportedOp(op, "starts from another value than its identity");
-  if (node.window != node.strides)
-    return unsupportedOp(op, "windows that overlap or leave gaps (the rule "
-                             "needs strides equal to the window)");
   node.kind = max ? NodeKind::MaxPool : NodeKind::SumPool;
   node.name = "pool";
   return absl::OkStatus();

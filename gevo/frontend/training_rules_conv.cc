@@ -5,7 +5,7 @@
 // unpadded slice), linalg.conv_2d_nchw_fchw (the filter's gradient a
 // reduction over batch and positions; the input's a full convolution of the
 // stride-dilated gradient with the flipped filter) and the max and sum pools
-// with windows that tile the input (each input element is in one window).
+// (windows that tile the input in one op; overlapping ones per window offset).
 //
 //===----------------------------------------------------------------------===//
 
@@ -199,6 +199,61 @@ std::string indexInWindow(Writer &w, const Node &node) {
   return f;
 }
 
+/// The pool's gradient for any strides: for each offset in the window,
+/// the windows' gradients (a max pool's: where that offset is the window's
+/// first maximum) placed at their input positions and summed.
+std::string generalPoolGrad(Writer &w, const Graph &g, int n, Pass &pass,
+                            const std::string &base) {
+  const Node &node = g.nodes[n];
+  int a = node.operands[0];
+  Dims xShape = g.shapeAt(a, pass.batch), yShape = g.shapeAt(n, pass.batch);
+  bool max = node.kind == NodeKind::MaxPool;
+  std::string first =
+      max ? firstMaxima(w, node, pass.value[a], xShape, pass.value[n], yShape)
+          : std::string();
+  std::string sum;
+  for (int64_t kh = 0; kh < node.window[0]; ++kh)
+    for (int64_t kw = 0; kw < node.window[1]; ++kw) {
+      std::string part = pass.grad[n];
+      if (max) {
+        std::string offset = scalarOp(w, "arith.constant",
+                                      floatLiteral(kh * node.window[1] + kw));
+        part = emitGeneric(
+            w, "routed",
+            {{pass.grad[n], yShape, identityMap(4)},
+             {first, yShape, identityMap(4)}},
+            w.empty(yShape), yShape, identityMap(4),
+            std::vector<std::string>(4, "parallel"),
+            [&](Writer &w, const std::vector<std::string> &args) {
+              std::string hit =
+                  scalarOp(w, "arith.cmpf oeq,", args[1] + ", " + offset);
+              return scalarOp(w, "arith.select",
+                              absl::StrCat(hit, ", ", args[0], ", %zero"));
+            });
+      }
+      std::string zeros = w.filled(xShape, "%zero");
+      std::string placed = w.fresh("placed");
+      w.line(absl::StrCat(placed, " = tensor.insert_slice ", part, " into ",
+                          zeros, "[0, 0, ", kh, ", ", kw, "] [",
+                          absl::StrJoin(yShape, ", "), "] [1, 1, ",
+                          node.strides[0], ", ", node.strides[1],
+                          "] : ", w.type(yShape), " into ", w.type(xShape)));
+      if (sum.empty()) {
+        sum = placed;
+        continue;
+      }
+      sum = emitGeneric(
+          w, base,
+          {{sum, xShape, identityMap(4)}, {placed, xShape, identityMap(4)}},
+          w.empty(xShape), xShape, identityMap(4),
+          std::vector<std::string>(4, "parallel"),
+          [](Writer &w, const std::vector<std::string> &args) {
+            return scalarOp(w, "arith.addf", args[0] + ", " + args[1]);
+          });
+    }
+  return sum;
+}
+
 /// The pool's gradient: each input position in a window gets the window's
 /// gradient (a max pool: only its first maximum, as PyTorch does).
 std::string poolGrad(Writer &w, const Graph &g, int n, Pass &pass,
@@ -276,7 +331,9 @@ void emitWindowBackward(
   }
   if (node.kind != NodeKind::Conv) {
     if (g.nodes[a].needsGrad)
-      accumulate(a, poolGrad(w, g, n, pass, base));
+      accumulate(a, node.window == node.strides
+                        ? poolGrad(w, g, n, pass, base)
+                        : generalPoolGrad(w, g, n, pass, base));
     return;
   }
   int f = node.operands[1];
