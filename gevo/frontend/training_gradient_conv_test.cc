@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gevo/frontend/training.h"
 #include "gevo/frontend/training_testing.h"
 #include "gtest/gtest.h"
@@ -125,6 +126,28 @@ TEST(TrainingGradient, OverlappingSumPool) {
                      "    %y = tensor.collapse_shape %pool [[0], [1], [2], "
                      "[3]] : tensor<4x2x2x2xf64> into tensor<4x2x2x2xf64>\n";
   checkGradients(spatial(2, 4, body, "tensor<4x2x2x2xf64>", 8));
+}
+
+TEST(TrainingGradient, GlobalAveragePoolAsImported) {
+  // A sum over height and width into zeros (accumulator first, as the
+  // importer writes it), divided by their count, reshaped to [4, 2, 1, 1].
+  std::string body = R"(    %ez = tensor.empty() : tensor<4x2xf64>
+    %zz = linalg.fill ins(%zero : f64) outs(%ez : tensor<4x2xf64>) -> tensor<4x2xf64>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%v : tensor<4x2x2x3xf64>) outs(%zz : tensor<4x2xf64>) {
+    ^bb0(%p0: f64, %acc0: f64):
+      %r0 = arith.addf %acc0, %p0 : f64
+      linalg.yield %r0 : f64
+    } -> tensor<4x2xf64>
+    %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<4x2xf64>) outs(%ez : tensor<4x2xf64>) {
+    ^bb0(%p1: f64, %o1: f64):
+      %c6 = arith.constant 6.0 : f64
+      %r1 = arith.divf %p1, %c6 : f64
+      linalg.yield %r1 : f64
+    } -> tensor<4x2xf64>
+    %y = tensor.expand_shape %m [[0], [1, 2, 3]] output_shape [4, 2, 1, 1] : tensor<4x2xf64> into tensor<4x2x1x1xf64>
+)";
+  checkGradients(spatial(2, 2, absl::StrReplaceAll(body, {{"2x2x3", "2x2x2"}}),
+                         "tensor<4x2x1x1xf64>", 2));
 }
 
 TEST(TrainingGradient, AveragePoolAsImported) {

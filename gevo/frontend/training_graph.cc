@@ -36,6 +36,7 @@ public:
 private:
   absl::Status visit(mlir::Operation *op);
   absl::Status visitGeneric(mlir::linalg::GenericOp op);
+  absl::Status visitReduction(mlir::linalg::GenericOp op);
   absl::StatusOr<NodeKind> unaryKind(mlir::linalg::GenericOp op, Node &node);
   absl::StatusOr<int> operand(mlir::Value value, mlir::Operation *user);
   int add(Node node, mlir::Value result);
@@ -70,13 +71,16 @@ absl::StatusOr<NodeKind> Reader::unaryKind(mlir::linalg::GenericOp op,
                                            Node &node) {
   std::vector<std::string> names;
   std::map<std::string, double> constantOf; // a constant operand, by op
+  bool constantSecond = false;
   for (mlir::Operation &inner : op.getBody()->without_terminator()) {
     if (llvm::isa<mlir::arith::ConstantOp>(inner))
       continue;
     names.push_back(inner.getName().getStringRef().str());
     for (mlir::Value v : inner.getOperands())
-      if (std::optional<double> c = scalarConstant(v))
+      if (std::optional<double> c = scalarConstant(v)) {
         constantOf[names.back()] = *c;
+        constantSecond = v == inner.getOperand(inner.getNumOperands() - 1);
+      }
   }
   std::sort(names.begin(), names.end());
   std::string body = absl::StrJoin(names, " ");
@@ -92,10 +96,52 @@ absl::StatusOr<NodeKind> Reader::unaryKind(mlir::linalg::GenericOp op,
     return NodeKind::Sigmoid;
   if (body == "math.tanh")
     return NodeKind::Tanh;
+  if ((body == "arith.mulf" || (body == "arith.divf" && constantSecond)) &&
+      constantOf.count(body)) {
+    node.alpha = constantOf[body];
+    node.divide = body == "arith.divf";
+    return NodeKind::Scale;
+  }
   return unsupported(op, absl::StrCat("body: ", body));
 }
 
+absl::Status Reader::visitReduction(mlir::linalg::GenericOp op) {
+  auto body = op.getBody()->without_terminator();
+  mlir::Block *block = op.getBody();
+  mlir::Operation *sum =
+      std::distance(body.begin(), body.end()) == 1 ? &*body.begin() : nullptr;
+  auto fill = op.getDpsInits()[0].getDefiningOp<mlir::linalg::FillOp>();
+  std::optional<double> start =
+      fill ? scalarConstant(fill.getDpsInputs()[0]) : std::nullopt;
+  if (op.getNumDpsInputs() != 1 || !sum ||
+      !llvm::isa<mlir::arith::AddFOp>(sum) || !start || *start != 0 ||
+      !op.getIndexingMapsArray()[0].isIdentity() ||
+      !op.getIndexingMapsArray()[1].isProjectedPermutation())
+    return unsupported(op, "a reduction other than a sum into zeros");
+  for (mlir::Value v : sum->getOperands())
+    if (v != block->getArgument(0) && v != block->getArgument(1))
+      return unsupported(op, "a reduction other than a sum into zeros");
+  Node node;
+  node.kind = NodeKind::ReduceSum;
+  node.where = describe(op);
+  node.name = "reduced";
+  absl::StatusOr<int> in = operand(op.getDpsInputs()[0], op);
+  if (!in.ok())
+    return in.status();
+  node.operands.push_back(*in);
+  node.maps.push_back(
+      absl::StrCat("affine_map<", printed(op.getIndexingMapsArray()[1]), ">"));
+  mlir::AffineMap out = op.getIndexingMapsArray()[1];
+  if (graph.nodes[*in].batched &&
+      (out.getNumResults() == 0 || out.getDimPosition(0) != 0))
+    return unsupported(op, "sums over the batch");
+  add(std::move(node), op->getResult(0));
+  return absl::OkStatus();
+}
+
 absl::Status Reader::visitGeneric(mlir::linalg::GenericOp op) {
+  if (op.getNumDpsInits() == 1 && op.getNumReductionLoops() != 0)
+    return visitReduction(op);
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
       !op.getIndexingMapsArray().back().isIdentity())
     return unsupported(op, "not elementwise");
@@ -133,7 +179,8 @@ absl::Status Reader::visitGeneric(mlir::linalg::GenericOp op) {
     node.name = *kind == NodeKind::Relu        ? "relu"
                 : *kind == NodeKind::LeakyRelu ? "leaky"
                 : *kind == NodeKind::Sigmoid   ? "sigmoid"
-                                               : "tanh";
+                : *kind == NodeKind::Tanh      ? "tanh"
+                                               : "scaled";
     add(std::move(node), op->getResult(0));
     return absl::OkStatus();
   }

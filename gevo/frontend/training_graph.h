@@ -33,8 +33,10 @@ enum class NodeKind {
   LeakyRelu, // x > 0 ? x : alpha * x
   Sigmoid,   // 1 / (1 + exp(-x))
   Tanh,
-  Collapse, // tensor.collapse_shape
-  Expand,   // tensor.expand_shape
+  Scale,     // x * c or x / c, c a scalar constant (alpha; divide)
+  ReduceSum, // a sum over dimensions (maps[0]: where the result is read)
+  Collapse,  // tensor.collapse_shape
+  Expand,    // tensor.expand_shape
   Transpose,
   Pad,     // tensor.pad with a constant
   Conv,    // linalg.conv_2d_nchw_fchw (dilation 1)
@@ -51,7 +53,8 @@ struct Node {
   std::vector<std::vector<int>> mapResults;
   Dims shape;           // at the forward module's batch
   bool batched = false; // dimension 0 scales with the batch
-  double alpha = 0;     // LeakyRelu
+  double alpha = 0;     // LeakyRelu, Scale
+  bool divide = false;  // Scale
   std::string reassociation;
   std::vector<int64_t> permutation;
   std::vector<int64_t> low, high; // Pad

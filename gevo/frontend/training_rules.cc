@@ -67,6 +67,17 @@ std::string emitReshape(Writer &w, bool collapse, const std::string &base,
   return name;
 }
 
+/// The dimensions a ReduceSum keeps, from its result's map.
+std::vector<int> reducedDims(const Node &node) {
+  std::vector<int> dims;
+  const std::string &map = node.maps[0];
+  size_t arrow = map.find("->");
+  for (size_t i = map.find('d', arrow); i != std::string::npos;
+       i = map.find('d', i + 1))
+    dims.push_back(std::atoi(map.c_str() + i + 1));
+  return dims;
+}
+
 using Body =
     std::function<std::string(Writer &, const std::vector<std::string> &)>;
 
@@ -214,6 +225,10 @@ std::string activationGrad(Writer &w, const Node &node,
     std::string d = scalarOp(w, "arith.mulf", pair(a[1], rest));
     return scalarOp(w, "arith.mulf", pair(a[0], d));
   }
+  case NodeKind::Scale:
+    return scalarOp(
+        w, node.divide ? "arith.divf" : "arith.mulf",
+        pair(a[0], scalarOp(w, "arith.constant", floatLiteral(node.alpha))));
   default: { // Tanh
     std::string sq = scalarOp(w, "arith.mulf", pair(a[1], a[1]));
     std::string d = scalarOp(w, "arith.subf", pair("%one", sq));
@@ -237,6 +252,10 @@ std::string activation(Writer &w, const Node &node, const std::string &x) {
     std::string d = scalarOp(w, "arith.addf", pair("%one", e));
     return scalarOp(w, "arith.divf", pair("%one", d));
   }
+  case NodeKind::Scale:
+    return scalarOp(
+        w, node.divide ? "arith.divf" : "arith.mulf",
+        pair(x, scalarOp(w, "arith.constant", floatLiteral(node.alpha))));
   default:
     return scalarOp(w, "math.tanh", x);
   }
@@ -282,6 +301,19 @@ void emitForward(Writer &w, const Graph &g, int n, Pass &pass) {
   case NodeKind::SumPool:
     emitWindowForward(w, g, n, pass);
     return;
+  case NodeKind::ReduceSum: {
+    Dims shape = inShape(0);
+    std::vector<int> results = reducedDims(node);
+    std::vector<std::string> iterators(shape.size(), "reduction");
+    for (int r : results)
+      iterators[r] = "parallel";
+    v = emitGeneric(w, node.name, {{in(0), shape, identityMap(shape.size())}},
+                    w.filled(out, "%zero"), out, node.maps[0], iterators,
+                    [](Writer &w, const std::vector<std::string> &a) {
+                      return scalarOp(w, "arith.addf", pair(a[0], a[1]));
+                    });
+    return;
+  }
   default:
     v = elementwise(w, node.name, {in(0)}, out,
                     [&](Writer &w, const std::vector<std::string> &a) {
@@ -347,7 +379,13 @@ void emitBackward(Writer &w, const Graph &g, int n, Pass &pass) {
   if (!g.nodes[a].needsGrad)
     return;
   std::string grad;
-  if (node.kind == NodeKind::Collapse || node.kind == NodeKind::Expand) {
+  if (node.kind == NodeKind::ReduceSum) { // the sum's gradient, broadcast
+    grad = emitGeneric(
+        w, gradName(g, a), {{dy, g.shapeAt(n, pass.batch), node.maps[0]}},
+        w.empty(inShape), inShape, identityMap(inShape.size()),
+        std::vector<std::string>(inShape.size(), "parallel"),
+        [](Writer &, const std::vector<std::string> &args) { return args[0]; });
+  } else if (node.kind == NodeKind::Collapse || node.kind == NodeKind::Expand) {
     grad = emitReshape(w, node.kind == NodeKind::Expand, gradName(g, a), dy,
                        g.shapeAt(n, pass.batch), inShape, node.reassociation);
   } else if (node.kind == NodeKind::Transpose) {
