@@ -26,6 +26,13 @@ struct Pass {
 
 /// Writes node `n` (not Input/Param/Const) and records its value.
 void emitForward(Writer &w, const Graph &g, int n, Pass &pass);
+/// An activation's (or scaling's) scalar body on `x`, and its gradient's on
+/// a = {incoming gradient, the op's input (ReLUs) or result (the others)}
+/// (training_rules_activation.cc).
+std::string activation(Writer &w, const Node &node, const std::string &x);
+std::string activationGrad(Writer &w, const Node &node,
+                           const std::vector<std::string> &a);
+
 /// Pad, Conv and the pools (training_rules_conv.cc).
 void emitWindowForward(Writer &w, const Graph &g, int n, Pass &pass);
 void emitWindowBackward(
