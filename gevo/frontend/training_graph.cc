@@ -37,6 +37,16 @@ private:
   absl::Status visit(mlir::Operation *op);
   absl::Status visitGeneric(mlir::linalg::GenericOp op);
   absl::Status visitReduction(mlir::linalg::GenericOp op);
+  /// An elementwise op no specific rule matched: its body, op by op; when
+  /// that fails too, the specific reader's message if it had one.
+  absl::Status general(mlir::linalg::GenericOp op, Node node,
+                       const absl::Status &specific) {
+    absl::Status status = readBody(op, node);
+    if (!status.ok())
+      return specific.ok() ? status : specific;
+    add(std::move(node), op->getResult(0));
+    return absl::OkStatus();
+  }
   absl::StatusOr<NodeKind> unaryKind(mlir::linalg::GenericOp op, Node &node);
   absl::StatusOr<int> operand(mlir::Value value, mlir::Operation *user);
   int add(Node node, mlir::Value result);
@@ -169,12 +179,10 @@ absl::Status Reader::visitGeneric(mlir::linalg::GenericOp op) {
   }
   node.maps.pop_back();
   node.mapResults.pop_back();
-  if (node.operands.size() == 1) {
-    if (!op.getIndexingMapsArray()[0].isIdentity())
-      return unsupported(op, "a broadcasting unary op");
+  if (node.operands.size() == 1 && op.getIndexingMapsArray()[0].isIdentity()) {
     absl::StatusOr<NodeKind> kind = unaryKind(op, node);
     if (!kind.ok())
-      return kind.status();
+      return general(op, std::move(node), kind.status());
     node.kind = *kind;
     node.name = *kind == NodeKind::Relu        ? "relu"
                 : *kind == NodeKind::LeakyRelu ? "leaky"
@@ -187,7 +195,7 @@ absl::Status Reader::visitGeneric(mlir::linalg::GenericOp op) {
   auto body = op.getBody()->without_terminator();
   mlir::Block *block = op.getBody();
   if (node.operands.size() != 2 || std::distance(body.begin(), body.end()) != 1)
-    return unsupported(op, "not one add, sub or mul");
+    return general(op, std::move(node), absl::OkStatus());
   mlir::Operation &inner = *body.begin();
   std::string name = inner.getName().getStringRef().str();
   bool inOrder = inner.getNumOperands() == 2 &&
@@ -205,7 +213,7 @@ absl::Status Reader::visitGeneric(mlir::linalg::GenericOp op) {
   else if (name == "arith.divf" && inOrder)
     node.kind = NodeKind::Div;
   else
-    return unsupported(op, absl::StrCat("body: ", name));
+    return general(op, std::move(node), absl::OkStatus());
   node.name = node.kind == NodeKind::Add   ? "sum"
               : node.kind == NodeKind::Sub ? "diff"
               : node.kind == NodeKind::Mul ? "prod"

@@ -33,15 +33,25 @@ enum class NodeKind {
   LeakyRelu, // x > 0 ? x : alpha * x
   Sigmoid,   // 1 / (1 + exp(-x))
   Tanh,
-  Scale,     // x * c or x / c, c a scalar constant (alpha; divide)
-  ReduceSum, // a sum over dimensions (maps[0]: where the result is read)
-  Collapse,  // tensor.collapse_shape
-  Expand,    // tensor.expand_shape
+  Scale,       // x * c or x / c, c a scalar constant (alpha; divide)
+  ReduceSum,   // a sum over dimensions (maps[0]: where the result is read)
+  Elementwise, // any other elementwise body of supported scalar ops (body)
+  Collapse,    // tensor.collapse_shape
+  Expand,      // tensor.expand_shape
   Transpose,
   Pad,     // tensor.pad with a constant
   Conv,    // linalg.conv_2d_nchw_fchw (dilation 1)
   MaxPool, // linalg.pooling_nchw_max (windows that do not overlap)
   SumPool, // linalg.pooling_nchw_sum (likewise; an average pool divides it)
+};
+
+/// One scalar op of an elementwise body. `args` index the body's values: the
+/// block's input arguments first, then each op's result in order.
+struct ScalarOp {
+  std::string name; // "arith.addf", "math.exp", "arith.constant", ...
+  std::vector<int> args;
+  std::string predicate; // arith.cmpf
+  double value = 0;      // arith.constant
 };
 
 struct Node {
@@ -51,10 +61,12 @@ struct Node {
   std::vector<std::string> maps;
   /// ... and its results: a dimension of the iteration space, or -1 for 0.
   std::vector<std::vector<int>> mapResults;
-  Dims shape;           // at the forward module's batch
-  bool batched = false; // dimension 0 scales with the batch
-  double alpha = 0;     // LeakyRelu, Scale
-  bool divide = false;  // Scale
+  Dims shape;                 // at the forward module's batch
+  bool batched = false;       // dimension 0 scales with the batch
+  double alpha = 0;           // LeakyRelu, Scale
+  bool divide = false;        // Scale
+  std::vector<ScalarOp> body; // Elementwise
+  int yield = -1;             // Elementwise: the value the body yields
   std::string reassociation;
   std::vector<int64_t> permutation;
   std::vector<int64_t> low, high; // Pad

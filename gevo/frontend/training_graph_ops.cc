@@ -8,6 +8,8 @@
 #include "gevo/frontend/training_graph_ops.h"
 
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/mlir_support.h"
@@ -92,6 +94,63 @@ absl::Status readWindowOp(mlir::Operation *op, Node &node) {
     return unsupportedOp(op, "starts from another value than its identity");
   node.kind = max ? NodeKind::MaxPool : NodeKind::SumPool;
   node.name = "pool";
+  return absl::OkStatus();
+}
+
+absl::Status readBody(mlir::Operation *generic, Node &node) {
+  static const std::set<std::string> known = {
+      "arith.addf", "arith.subf",     "arith.mulf",     "arith.divf",
+      "arith.negf", "arith.maximumf", "arith.minimumf", "arith.select",
+      "arith.cmpf", "math.exp",       "math.log",       "math.tanh",
+      "math.sqrt",  "math.absf"};
+  auto op = llvm::cast<mlir::linalg::GenericOp>(generic);
+  mlir::Block *block = op.getBody();
+  std::map<const void *, int> index;
+  int inputs = static_cast<int>(op.getNumDpsInputs());
+  for (int i = 0; i < inputs; ++i)
+    index[block->getArgument(i).getAsOpaquePointer()] = i;
+  if (!block->getArgument(inputs).use_empty())
+    return unsupportedOp(generic, "its body reads the output");
+  auto valueOf = [&](mlir::Value v) -> int {
+    auto it = index.find(v.getAsOpaquePointer());
+    if (it != index.end())
+      return it->second;
+    std::optional<double> c = scalarConstant(v); // defined outside the body
+    if (!c)
+      return -1;
+    node.body.push_back({"arith.constant", {}, "", *c});
+    return index[v.getAsOpaquePointer()] =
+               inputs + static_cast<int>(node.body.size()) - 1;
+  };
+  for (mlir::Operation &inner : block->without_terminator()) {
+    ScalarOp scalar;
+    scalar.name = inner.getName().getStringRef().str();
+    if (scalar.name == "arith.constant") {
+      std::optional<double> c = scalarConstant(inner.getResult(0));
+      if (!c)
+        return unsupportedOp(generic, "a constant that is not a float");
+      scalar.value = *c;
+    } else if (!known.count(scalar.name)) {
+      return unsupportedOp(generic, absl::StrCat("body: ", scalar.name));
+    }
+    if (auto cmp = llvm::dyn_cast<mlir::arith::CmpFOp>(inner))
+      scalar.predicate =
+          mlir::arith::stringifyCmpFPredicate(cmp.getPredicate()).str();
+    for (mlir::Value v : inner.getOperands()) {
+      int arg = valueOf(v);
+      if (arg < 0)
+        return unsupportedOp(generic, "its body reads a value from outside");
+      scalar.args.push_back(arg);
+    }
+    node.body.push_back(scalar);
+    index[inner.getResult(0).getAsOpaquePointer()] =
+        inputs + static_cast<int>(node.body.size()) - 1;
+  }
+  node.yield = valueOf(block->getTerminator()->getOperand(0));
+  if (node.yield < 0)
+    return unsupportedOp(generic, "its body yields a value from outside");
+  node.kind = NodeKind::Elementwise;
+  node.name = "elementwise";
   return absl::OkStatus();
 }
 

@@ -27,6 +27,10 @@ absl::Status unsupportedOp(mlir::Operation *op, const std::string &why = "");
 /// sum pools; leaves it an Input for any other op.
 absl::Status readWindowOp(mlir::Operation *op, Node &node);
 
+/// Reads an elementwise linalg.generic's body into node.body and node.yield
+/// (scalar ops with a rule in training_rules_generic.cc).
+absl::Status readBody(mlir::Operation *generic, Node &node);
+
 template <typename T> std::string printed(T thing) {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -78,9 +78,6 @@ std::vector<int> reducedDims(const Node &node) {
   return dims;
 }
 
-using Body =
-    std::function<std::string(Writer &, const std::vector<std::string> &)>;
-
 /// Elementwise over `shape` (every input read with the identity map).
 std::string elementwise(Writer &w, const std::string &base,
                         const std::vector<std::string> &ins, const Dims &shape,
@@ -91,54 +88,6 @@ std::string elementwise(Writer &w, const std::string &base,
   std::vector<std::string> iterators(shape.size(), "parallel");
   return emitGeneric(w, base, inputs, w.empty(shape), shape,
                      identityMap(shape.size()), iterators, body);
-}
-
-/// The gradient of an operand read through `results` (its map) inside the
-/// iteration space `space`: `body(args, acc)` summed over every dimension
-/// the operand does not index, then shaped as `operandShape`.
-std::string reduceInto(Writer &w, const std::string &base,
-                       const std::vector<GenericInput> &ins, const Dims &space,
-                       const std::vector<int> &results,
-                       const Dims &operandShape, const Body &body) {
-  std::vector<std::string> iterators(space.size(), "reduction");
-  std::vector<std::string> dims;
-  Dims reduced;
-  for (int r : results)
-    if (r >= 0) {
-      iterators[r] = "parallel";
-      dims.push_back(absl::StrCat("d", r));
-      reduced.push_back(space[r]);
-    }
-  std::vector<std::string> all;
-  for (size_t i = 0; i < space.size(); ++i)
-    all.push_back(absl::StrCat("d", i));
-  std::string map = absl::StrCat("affine_map<(", absl::StrJoin(all, ", "),
-                                 ") -> (", absl::StrJoin(dims, ", "), ")>");
-  bool reduces = reduced.size() < space.size();
-  std::string init = reduces ? w.filled(reduced, "%zero") : w.empty(reduced);
-  std::string sum = emitGeneric(
-      w, base, ins, init, reduced, map, iterators,
-      [&](Writer &w, const std::vector<std::string> &args) {
-        std::string v = body(w, args);
-        return reduces ? scalarOp(w, "arith.addf", pair(v, args.back())) : v;
-      });
-  if (reduced.size() == operandShape.size())
-    return sum;
-  // Constant-0 results are unit dimensions: group each with a neighbour.
-  std::vector<std::string> groups;
-  std::vector<std::string> current;
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (results[i] >= 0 && !current.empty() &&
-        std::any_of(results.begin(), results.begin() + i,
-                    [](int r) { return r >= 0; })) {
-      groups.push_back(absl::StrCat("[", absl::StrJoin(current, ", "), "]"));
-      current.clear();
-    }
-    current.push_back(absl::StrCat(i));
-  }
-  groups.push_back(absl::StrCat("[", absl::StrJoin(current, ", "), "]"));
-  return emitReshape(w, false, base, sum, reduced, operandShape,
-                     absl::StrCat("[", absl::StrJoin(groups, ", "), "]"));
 }
 
 void accumulate(Writer &w, const Graph &g, int n, const std::string &grad,
@@ -208,6 +157,51 @@ void backwardBinary(Writer &w, const Graph &g, int n, Pass &pass) {
 
 } // namespace
 
+std::string reduceInto(Writer &w, const std::string &base,
+                       const std::vector<GenericInput> &ins, const Dims &space,
+                       const std::vector<int> &results,
+                       const Dims &operandShape, const Body &body) {
+  std::vector<std::string> iterators(space.size(), "reduction");
+  std::vector<std::string> dims;
+  Dims reduced;
+  for (int r : results)
+    if (r >= 0) {
+      iterators[r] = "parallel";
+      dims.push_back(absl::StrCat("d", r));
+      reduced.push_back(space[r]);
+    }
+  std::vector<std::string> all;
+  for (size_t i = 0; i < space.size(); ++i)
+    all.push_back(absl::StrCat("d", i));
+  std::string map = absl::StrCat("affine_map<(", absl::StrJoin(all, ", "),
+                                 ") -> (", absl::StrJoin(dims, ", "), ")>");
+  bool reduces = reduced.size() < space.size();
+  std::string init = reduces ? w.filled(reduced, "%zero") : w.empty(reduced);
+  std::string sum = emitGeneric(
+      w, base, ins, init, reduced, map, iterators,
+      [&](Writer &w, const std::vector<std::string> &args) {
+        std::string v = body(w, args);
+        return reduces ? scalarOp(w, "arith.addf", pair(v, args.back())) : v;
+      });
+  if (reduced.size() == operandShape.size())
+    return sum;
+  // Constant-0 results are unit dimensions: group each with a neighbour.
+  std::vector<std::string> groups;
+  std::vector<std::string> current;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i] >= 0 && !current.empty() &&
+        std::any_of(results.begin(), results.begin() + i,
+                    [](int r) { return r >= 0; })) {
+      groups.push_back(absl::StrCat("[", absl::StrJoin(current, ", "), "]"));
+      current.clear();
+    }
+    current.push_back(absl::StrCat(i));
+  }
+  groups.push_back(absl::StrCat("[", absl::StrJoin(current, ", "), "]"));
+  return emitReshape(w, false, base, sum, reduced, operandShape,
+                     absl::StrCat("[", absl::StrJoin(groups, ", "), "]"));
+}
+
 void emitForward(Writer &w, const Graph &g, int n, Pass &pass) {
   const Node &node = g.nodes[n];
   Dims out = g.shapeAt(n, pass.batch);
@@ -245,6 +239,9 @@ void emitForward(Writer &w, const Graph &g, int n, Pass &pass) {
   case NodeKind::MaxPool:
   case NodeKind::SumPool:
     emitWindowForward(w, g, n, pass);
+    return;
+  case NodeKind::Elementwise:
+    emitElementwiseForward(w, g, n, pass);
     return;
   case NodeKind::ReduceSum: {
     Dims shape = inShape(0);
@@ -315,6 +312,11 @@ void emitBackward(Writer &w, const Graph &g, int n, Pass &pass) {
   case NodeKind::MaxPool:
   case NodeKind::SumPool:
     emitWindowBackward(w, g, n, pass, [&](int o, const std::string &grad) {
+      accumulate(w, g, o, grad, pass);
+    });
+    return;
+  case NodeKind::Elementwise:
+    emitElementwiseBackward(w, g, n, pass, [&](int o, const std::string &grad) {
       accumulate(w, g, o, grad, pass);
     });
     return;

@@ -33,6 +33,25 @@ std::string activation(Writer &w, const Node &node, const std::string &x);
 std::string activationGrad(Writer &w, const Node &node,
                            const std::vector<std::string> &a);
 
+/// A body writer: given the block arguments' names, writes lines and returns
+/// the name it yields.
+using Body =
+    std::function<std::string(Writer &, const std::vector<std::string> &)>;
+/// The gradient of an operand read through `results` (its map; -1 for a
+/// constant 0) inside the iteration space `space`: `body(args)` summed over
+/// every dimension the operand does not index, then shaped as
+/// `operandShape`.
+std::string reduceInto(Writer &w, const std::string &base,
+                       const std::vector<GenericInput> &ins, const Dims &space,
+                       const std::vector<int> &results,
+                       const Dims &operandShape, const Body &body);
+
+/// Any other elementwise body, op by op (training_rules_generic.cc).
+void emitElementwiseForward(Writer &w, const Graph &g, int n, Pass &pass);
+void emitElementwiseBackward(
+    Writer &w, const Graph &g, int n, Pass &pass,
+    const std::function<void(int, const std::string &)> &accumulate);
+
 /// Pad, Conv and the pools (training_rules_conv.cc).
 void emitWindowForward(Writer &w, const Graph &g, int n, Pass &pass);
 void emitWindowBackward(

@@ -27,6 +27,11 @@ def load(name, path):
     return module
 
 
+def images(rows):
+    """Flat 784-pixel rows as the model's NCHW input."""
+    return rows.reshape(-1, 1, 28, 28)
+
+
 def main():
     cnn = load("make_model", os.path.join(ROOT, "fashion_cnn_onnx", "make_model.py"))
     mlp = load("mlp_reference", os.path.join(ROOT, "fashion_mlp_train_generated", "reference_pytorch.py"))
@@ -50,12 +55,12 @@ def main():
         for b in range(rows // batch):
             order = (torch.arange(b * batch, (b + 1) * batch) * mul + epoch * step) % rows
             opt.zero_grad()
-            torch.nn.functional.cross_entropy(model(x[order]), y[order]).backward()
+            torch.nn.functional.cross_entropy(model(images(x[order])), y[order]).backward()
             opt.step()
     with torch.no_grad():
         for name in ["validation", "test"]:
             xs, ys = mlp.split(spec, name)
-            correct = (model(xs).argmax(1) == ys).sum().item()
+            correct = (model(images(xs)).argmax(1) == ys).sum().item()
             print(f"{name} accuracy {correct / len(ys):.4f} ({correct}/{len(ys)})")
 
 
