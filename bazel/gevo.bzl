@@ -48,6 +48,7 @@ struct (first argument too); a scalar result is the C return value.
 """
 
 load(":gevo_report.bzl", _gevo_report = "gevo_report")
+load(":gevo_verify.bzl", "VERIFY_ATTRS", "gevo_verify_action")
 
 # gevo_report lives in gevo_report.bzl; this file is where users load it.
 gevo_report = _gevo_report
@@ -76,10 +77,16 @@ GEVO_DEFAULT_PIPELINE = ", ".join([
 
 def _gevo_patch_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".mlir")
+
+    # With `verify`, apply writes a module that only becomes the output once
+    # it has run ok in the sandbox (gevo_verify.bzl).
+    applied = out
+    if ctx.attr.verify:
+        applied = ctx.actions.declare_file(ctx.label.name + ".unverified.mlir")
     args = ctx.actions.args()
     args.add("--patch=" + ctx.file.patch.path)
     args.add("--input=" + ctx.file.src.path)
-    args.add("-o", out)
+    args.add("-o", applied)
     args.add("--on-mismatch=" + ctx.attr.on_mismatch)
     if not ctx.attr.allow_reanchor:
         args.add("--exact")
@@ -90,21 +97,25 @@ def _gevo_patch_impl(ctx):
         executable = ctx.executable._apply,
         arguments = [args],
         inputs = [ctx.file.src, ctx.file.patch],
-        outputs = [out],
+        outputs = [applied],
         mnemonic = "GevoPatch",
         progress_message = "Applying patch %s to %s" % (
             ctx.file.patch.short_path,
             ctx.file.src.short_path,
         ),
     )
+    if ctx.attr.verify:
+        gevo_verify_action(ctx, applied, out)
     return [DefaultInfo(files = depset([out]))]
 
 gevo_patch = rule(
     implementation = _gevo_patch_impl,
     doc = "Applies a gevo-ml patch (edit script) to an MLIR module with " +
           "//replay:apply; produces <name>.mlir. The build fails with " +
-          "replay's error if the patch no longer applies.",
-    attrs = {
+          "replay's error if the patch no longer applies, and, with " +
+          "`verify`, when the patched module's sandboxed run on the " +
+          "workload's data is not ok.",
+    attrs = dict(VERIFY_ATTRS, **{
         "src": attr.label(
             doc = "The MLIR module to patch (a file or a rule with one output).",
             allow_single_file = [".mlir"],
@@ -135,7 +146,7 @@ gevo_patch = rule(
             executable = True,
             cfg = "exec",
         ),
-    },
+    }),
 )
 
 def _gevo_lowered_object_impl(ctx):
