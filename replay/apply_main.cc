@@ -2,10 +2,12 @@
 //
 //   bazel run //replay:apply -- --patch=P.gevo --input=model.mlir -o out.mlir
 //
-// Exit codes: 0 applied, 2 bad input or an edit that does not apply.
+// Exit codes: 0 applied, 2 bad input, an edit that does not apply, or a
+// limit passed (--max-edits, --max-growth).
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -64,9 +66,57 @@ llvm::cl::opt<bool> inPlace(
     llvm::cl::desc("Allow -o to name the input itself (it is replaced whole "
                    "once the patch applied)"),
     llvm::cl::cat(category));
+llvm::cl::opt<unsigned> maxEdits(
+    "max-edits",
+    llvm::cl::desc("Most edits a patch may hold; more is an error at the "
+                   "first edit past it (default 10000)"),
+    llvm::cl::init(gevo::kDefaultMaxEdits), llvm::cl::cat(category));
+llvm::cl::opt<double> maxGrowth(
+    "max-growth",
+    llvm::cl::desc("The patched module may be at most this many times the "
+                   "input's size, counted in ops and in printed bytes; more "
+                   "is an error and nothing is written (default 8; 0: no "
+                   "limit)"),
+    llvm::cl::init(8), llvm::cl::cat(category));
 llvm::cl::opt<bool> quiet("quiet",
                           llvm::cl::desc("Print the summary only on failure"),
                           llvm::cl::cat(category));
+
+/// The input module's size, in ops and in bytes (its file's).
+struct ModuleSize {
+  int64_t ops = 0;
+  size_t bytes = 0;
+};
+
+int64_t countOps(mlir::ModuleOp module) {
+  int64_t ops = 0;
+  module->walk([&](mlir::Operation *) { ++ops; });
+  return ops;
+}
+
+ModuleSize sizeOf(mlir::ModuleOp module, const std::string &path) {
+  std::error_code ignored;
+  uintmax_t bytes = std::filesystem::file_size(path, ignored);
+  return {countOps(module), bytes == uintmax_t(-1) ? 0 : size_t(bytes)};
+}
+
+/// `what` of the patched module against the input's, under --max-growth.
+absl::Status checkGrowth(double before, double after, const char *what) {
+  if (maxGrowth <= 0 || after <= maxGrowth * std::max(before, 1.0))
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      patchPath.getValue(), ": error: the patched module would have ", after,
+      " ", what, ", more than ", double(maxGrowth), "x the input's ", before,
+      " (--max-growth raises the limit)"));
+}
+/// Ops, counted before the module is printed (cheap).
+absl::Status checkGrowth(const ModuleSize &before, mlir::ModuleOp after) {
+  return checkGrowth(before.ops, countOps(after), "ops");
+}
+/// Printed bytes, before anything is written.
+absl::Status checkGrowth(const ModuleSize &before, const std::string &after) {
+  return checkGrowth(before.bytes, after.size(), "bytes");
+}
 
 } // namespace
 
@@ -81,6 +131,8 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput("--on-mismatch must be 'error' or 'skip'");
   if (maxFuzz < 0)
     return gevo::reportBadInput("--max-fuzz must be 0 or more");
+  if (!(maxGrowth >= 0))
+    return gevo::reportBadInput("--max-growth must be 0 or more");
   if (outputPath != "-" && !inPlace) {
     std::error_code ignored;
     if (std::filesystem::equivalent(gevo::resolveUserPath(outputPath),
@@ -89,7 +141,7 @@ int main(int argc, char **argv) {
           "-o names the input itself: give --in-place to replace it");
   }
   std::string patchFile = gevo::resolveUserPath(patchPath);
-  absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(patchFile);
+  absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(patchFile, maxEdits);
   if (!patch.ok())
     return gevo::reportBadInput(std::string(patch.status().message()));
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
@@ -99,6 +151,7 @@ int main(int argc, char **argv) {
       gevo::loadLinalgModule(*context, gevo::resolveUserPath(inputPath), &form);
   if (!module.ok())
     return gevo::reportBadInput(std::string(module.status().message()));
+  ModuleSize before = sizeOf(**module, gevo::resolveUserPath(inputPath));
   if (absl::Status status = gevo::checkPatchSource(*patch, patchFile, form);
       !status.ok())
     return gevo::reportBadInput(std::string(status.message()));
@@ -120,10 +173,14 @@ int main(int argc, char **argv) {
         return gevo::reportBadInput(absl::StrCat(
             patchPath.getValue(), ":", edit.line,
             ": error: the edit re-anchored to another op (--exact)"));
+  if (absl::Status status = checkGrowth(before, **module); !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
   std::string text;
   llvm::raw_string_ostream os(text);
   (*module)->print(os);
   os.flush();
+  if (absl::Status status = checkGrowth(before, text); !status.ok())
+    return gevo::reportBadInput(std::string(status.message()));
   std::string path =
       outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);
   if (absl::Status status = gevo::writeOutput(path, text); !status.ok())
