@@ -95,12 +95,17 @@ grep -q '"generation":[1-4],' "$tmp/killed/checkpoint.json" ||
   { midway=0; echo "note: the run ended before it could be killed mid-way"; }
 "$search" --resume="$tmp/killed" >"$tmp/killed.txt" 2>"$tmp/killed.err"
 # Progress to a file: plain lines (no redrawing), the generations and the
-# front's re-measurement with how far it is and an estimate.
+# front's re-measurement with how far it is (each phase's last line at
+# least), and no more than a line per 10 s besides each phase's last.
 grep -q $'\r' "$tmp/killed.err" && fail "progress to a file redraws lines"
-((midway == 0)) || grep -q "^gen [0-9]*/5  evals " "$tmp/killed.err" || fail "no generation lines: $(cat "$tmp/killed.err")"
-grep -q "^re-measuring the front: [0-9]* of [0-9]* runs done (1 interleaved pairs each, [0-9]* per variant)  \[.*left\]" "$tmp/killed.err" ||
-  grep -q "^re-measuring the front: .*over its estimate\]" "$tmp/killed.err" ||
+((midway == 0)) || grep -q "^gen 5/5  evals " "$tmp/killed.err" || fail "no last generation line: $(cat "$tmp/killed.err")"
+grep -qE "^re-measuring the front: ([0-9]+) of \1 runs done \(1 interleaved pairs each, [0-9]+ per variant\)  \[" "$tmp/killed.err" ||
   fail "no re-measurement progress: $(cat "$tmp/killed.err")"
+spent=$(tail -1 "$tmp/killed.err" | sed -nE 's/.*\[(([0-9]+)m)?([0-9]+)s.*/\2 \3/p')
+read -r minutes seconds <<<"$spent"
+lines=$(grep -c '  \[[0-9hms]*[],]' "$tmp/killed.err")
+((lines <= (${minutes:-0} * 60 + seconds) / 10 + 3)) ||
+  fail "$lines progress lines in ${minutes:-0}m${seconds}s: $(cat "$tmp/killed.err")"
 
 edits() { for p in "$1"/front/*.gevo; do grep -v '^meta\|^#' "$p"; echo; done; }
 [[ "$(edits "$tmp/whole")" == "$(edits "$tmp/killed")" ]] ||

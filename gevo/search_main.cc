@@ -21,6 +21,7 @@
 #include "gevo/search/explore.h"
 #include "gevo/search/search.h"
 #include "gevo/search/search_outputs.h"
+#include "gevo/search/search_summary.h"
 #include "gevo/support/settings_flags.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"

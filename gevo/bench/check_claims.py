@@ -48,10 +48,12 @@ def main():
         for seed in claims.get(claim, {}).get("seeds", []):
             if "patch" not in seed:
                 continue
+            # The copy kept in the repository when there is one.
+            patch = seed.get("kept_patch", seed["patch"])
             with tempfile.TemporaryDirectory() as tmp:
                 variant = os.path.join(tmp, "variant.mlir")
                 subprocess.run(["bazel-bin/replay/apply", "--quiet",
-                                f"--patch={seed['patch']}",
+                                f"--patch={patch}",
                                 f"--input={model}", "-o", variant],
                                check=True, capture_output=True)
                 base_ms, var_ms = [], []
@@ -60,7 +62,7 @@ def main():
                     ms, record = evaluate(workload, variant, args.repeats)
                     var_ms.append(ms)
             ratio = statistics.median(var_ms) / statistics.median(base_ms)
-            rows.append({"seed": seed["seed"], "patch": seed["patch"],
+            rows.append({"seed": seed["seed"], "patch": patch,
                          "search_ratio": seed["runtime_ratio"],
                          "checked_ratio": ratio,
                          "unmodified_ms": statistics.median(base_ms),

@@ -23,6 +23,20 @@ using llvm::json::Object;
 
 namespace {
 
+/// A seed's patch cell: the copy kept in the repository (paper_claims
+/// --keep), or, for figures from before copies were kept, the patch's name
+/// in its run directory, which is not in the repository.
+std::string patchCell(const Object *row) {
+  if (!str(row, "kept_patch").empty())
+    return absl::StrCat("`", relative(str(row, "kept_patch")), "`");
+  std::string run = str(row, "patch");
+  if (run.empty())
+    return "-";
+  size_t front = run.rfind("front/");
+  return absl::StrCat("`", front == std::string::npos ? run : run.substr(front),
+                      "` of the seed's run (not kept)");
+}
+
 void claim(std::ostringstream &md, const Object *c, bool prediction) {
   md << (prediction ? "### Prediction: speed-up at a bounded accuracy loss\n\n"
                     : "### Training: test-accuracy gain at a bounded run "
@@ -49,14 +63,14 @@ void claim(std::ostringstream &md, const Object *c, bool prediction) {
       bool inNoise =
           std::abs(num(row, "runtime_ratio") - 1) <= num(row, "noise");
       md << absl::StrFormat(
-          "| %d | %.2f%% | %s | %s | +-%.3f | %s%s | %d | `%s` |\n",
+          "| %d | %.2f%% | %s | %s | +-%.3f | %s%s | %d | %s |\n",
           int(num(row, "seed")), 100 * num(row, "baseline_test_accuracy"),
           found ? absl::StrFormat("%.2f%%", 100 * num(row, "test_accuracy"))
                 : "-",
           found ? absl::StrFormat("%.3f", num(row, "runtime_ratio")) : "-",
           num(row, "noise"), figure,
           found && prediction && inNoise ? " (within noise)" : "",
-          int(num(row, "front_size")), relative(str(row, "patch")));
+          int(num(row, "front_size")), patchCell(row));
     }
   if (c->get("median_figure"))
     md << absl::StrFormat(
@@ -86,6 +100,8 @@ void claim(std::ostringstream &md, const Object *c, bool prediction) {
       md << absl::StrFormat("- **%s**: %s\n", str(row, "label"),
                             str(row, "evidence"));
     }
+  if (!str(c, "kept_minimal_patch").empty())
+    md << "\n`" << relative(str(c, "kept_minimal_patch")) << "`:\n";
   md << "\n```\n" << str(c, "minimal_patch") << "```\n\n";
 }
 

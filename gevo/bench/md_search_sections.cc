@@ -244,7 +244,9 @@ void minimizers(std::ostringstream &md) {
     return;
   const char *methods[] = {"split", "ddmin", "greedy", "exhaustive"};
   md << absl::StrFormat(
-      "Every front patch of `%s`, objectives %s, each method with its own "
+      "Every front patch of RUN (a run directory is not kept in the "
+      "repository; the search above makes the same one again), objectives "
+      "%s, each method with its own "
       "empty cache; totals over the %d patches every method finished. "
       "Evaluations are variants run; subsets decided without running "
       "(their edits do not apply, or their static cost already loses the "
@@ -252,8 +254,7 @@ void minimizers(std::ostringstream &md) {
       "1-minimality.\n\n| method | evaluations | subsets asked | decided "
       "without running | edits kept | results not 1-minimal "
       "|\n|---|---|---|---|---|---|\n",
-      relative(str(o, "run")), str(o, "objectives"),
-      int(num(o, "patches_compared")));
+      str(o, "objectives"), int(num(o, "patches_compared")));
   for (const char *m : methods)
     md << absl::StrFormat("| %s | %d | %d | %d | %d | %d |\n", m,
                           int(num(o, absl::StrCat(m, "_evaluations"))),

@@ -19,11 +19,15 @@
 // The patch behind each workload's best figure is minimised and its edits
 // labelled (the analyzer). Prints a row per seed, the two figures last, and
 // writes everything, minimal patches and labels included, as JSON (--json).
+// Each seed's chosen patch and each minimal patch are copied into --keep
+// (bench-results/paper-claims/ from run_all.sh), which is committed with the
+// figures, so that every figure replays from the repository alone.
 //
 //===----------------------------------------------------------------------===//
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -69,6 +73,12 @@ cl::opt<std::string> jsonPath("json",
                               cl::desc("Figures file (default "
                                        "paper_claims.json)"),
                               cl::init("paper_claims.json"), cl::cat(category));
+cl::opt<std::string> keepDir(
+    "keep",
+    cl::desc("Folder the chosen patches and the minimal ones are copied into, "
+             "to be committed with the figures, which name them (default: "
+             "paper-claims beside --json)"),
+    cl::init(""), cl::cat(category));
 
 struct Claim {
   const char *workload;
@@ -128,6 +138,32 @@ const Claim kClaims[] = {{"testdata/digits_mlp_predict", true},
 /// one.
 std::string shown(const std::string &out, const std::string &path) {
   return path.rfind(out, 0) == 0 ? outDir + path.substr(out.size()) : path;
+}
+
+/// --keep as the user gave it (BENCHMARKS.md names the copies so).
+std::string keptFolder() {
+  if (!keepDir.empty())
+    return keepDir;
+  size_t slash = jsonPath.getValue().rfind('/');
+  return slash == std::string::npos
+             ? "paper-claims"
+             : jsonPath.getValue().substr(0, slash) + "/paper-claims";
+}
+
+/// Writes `text` to `name` in the kept folder: its path as the user gave
+/// it, or none (said on stderr) when it cannot be written.
+std::optional<std::string> keep(const std::string &name,
+                                const absl::StatusOr<std::string> &text) {
+  std::string shownPath = keptFolder() + "/" + name;
+  absl::Status made = text.status();
+  if (made.ok())
+    made = gevo::makeDirectory(gevo::resolveUserPath(keptFolder()));
+  if (made.ok())
+    made = gevo::writeOutput(gevo::resolveUserPath(shownPath), *text);
+  if (made.ok())
+    return shownPath;
+  std::fprintf(stderr, "paper_claims: %s\n", made.ToString().c_str());
+  return std::nullopt;
 }
 
 /// The workload's name: the last part of its path.
@@ -207,6 +243,10 @@ void recordSeed(const Claim &claim, int seed, const std::string &dir,
     row["runtime_ratio"] = m.runtimeRatio;
     std::string patchPath = dir + "/" + chosen->patchPath;
     row["patch"] = shown(out, patchPath);
+    if (std::optional<std::string> kept =
+            keep(absl::StrCat(workloadName(claim), "-seed", seed, ".gevo"),
+                 gevo::readFile(patchPath, "patch")))
+      row["kept_patch"] = *kept;
     runs.sum += *seedBest;
     ++runs.found;
     if (!runs.best.figure || *seedBest > *runs.best.figure)
@@ -262,6 +302,9 @@ void analyzeBest(const Claim &claim, const Best &best, const std::string &out,
       gevo::readFile(options.outDir + "/" + v.minimizedPath, "minimal patch");
   result["minimal_patch"] =
       text.ok() ? *text : std::string(text.status().message());
+  if (std::optional<std::string> kept =
+          keep(workloadName(claim) + "-minimal.gevo", text))
+    result["kept_minimal_patch"] = *kept;
   result["minimal_edits"] = int64_t(v.edits.size());
   result["original_edits"] = int64_t(v.originalEdits);
   result["labels"] = std::move(labels);

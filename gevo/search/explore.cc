@@ -2,14 +2,13 @@
 
 #include "gevo/search/explore.h"
 
-#include <unistd.h>
-
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
+#include "gevo/search/progress.h"
 #include "gevo/support/csv.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/support/stopwatch.h"
@@ -119,23 +118,18 @@ explore(SearchConfig config, const std::string &csvPath, std::FILE *progress) {
   request.skipIncomplete = true;
   request.cache = &cache;
   int64_t measured = 0;
-  bool live = progress && ::isatty(::fileno(progress));
+  ProgressLine line(progress, ProgressLine::isTerminal(progress));
   auto write = [&](size_t i, const MeasuredVariant &variant) {
     const Measurement &m = *variant.measurement;
     csv << csvRow(proposals[i], m, objectives, baseline);
     summary.ok += m.ok();
     summary.cacheHits += !variant.ran;
     ++measured;
-    if (progress && (live || measured % 50 == 0))
-      std::fprintf(progress,
-                   "%sexplore: %lld of %lld edits measured, %lld ok%s",
-                   live ? "\r" : "", static_cast<long long>(measured),
-                   static_cast<long long>(summary.proposed),
-                   static_cast<long long>(summary.ok), live ? "" : "\n");
+    line.phase(absl::StrFormat("explore: %d of %d edits measured, %d ok",
+                               measured, summary.proposed, summary.ok));
   };
   bench->measure(lists, request, write);
-  if (progress && live)
-    std::fprintf(progress, "\n");
+  line.finish();
   summary.seconds = secondsSince(start);
   return summary;
 }

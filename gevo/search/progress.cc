@@ -8,18 +8,17 @@
 namespace gevo {
 
 ProgressLine::ProgressLine(std::FILE *stream, bool live,
-                           std::chrono::milliseconds period)
-    : status(std::make_unique<StatusLine>(stream, live, period)),
-      start(std::chrono::steady_clock::now()) {}
+                           std::chrono::milliseconds period,
+                           StatusLine::Now now)
+    : now(now), status(std::make_unique<StatusLine>(stream, live, period, now)),
+      start(now()) {}
 
 bool ProgressLine::isTerminal(std::FILE *stream) {
   return StatusLine::isTerminal(stream);
 }
 
 std::string ProgressLine::render(const ProgressState &s) const {
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  double seconds = std::chrono::duration<double>(now() - start).count();
   int64_t evaluations = s.counts ? s.counts->evaluations : 0;
   int64_t thisSession = std::max<int64_t>(0, evaluations - s.evaluationsBefore);
   std::string line = absl::StrFormat("gen %d/%d  evals %d (%.1f/s)  cache %d",
@@ -50,14 +49,17 @@ void ProgressLine::update(const ProgressState &state) {
 
 void ProgressLine::generationDone(const ProgressState &state) {
   status->set(render(state));
-  status->print();
+  status->printDue();
 }
 
 void ProgressLine::phase(const std::string &text, double secondsLeft) {
   status->set(text, secondsLeft);
-  status->print();
+  status->printDue();
 }
 
-void ProgressLine::finish() { status->clear(); }
+void ProgressLine::finish() {
+  status->flush();
+  status->clear();
+}
 
 } // namespace gevo

@@ -1,8 +1,9 @@
 //===- progress.h - The live progress line of a search --------------------===//
 //
-// On a terminal, one line redrawn in place as evaluations finish; otherwise a
-// plain line per generation and, while a generation or the front's
-// re-measurement runs, at least one every 10 s (gevo/support/status_line.h).
+// On a terminal, one line redrawn in place as evaluations finish; otherwise
+// (a log) one plain line every 10 s, whatever the phase (generations, the
+// front's re-measurement), and the last line of each phase
+// (gevo/support/status_line.h).
 // It shows the generation, evaluations and their rate in this session, cache
 // hits, failures by kind, the best value of each objective, the front's
 // hypervolume, and the time spent.
@@ -37,24 +38,30 @@ struct ProgressState {
 
 class ProgressLine {
 public:
-  /// `stream` null: silent. `live` redraws in place (a terminal).
+  /// `stream` null: silent. `live` redraws in place (a terminal). `now`:
+  /// the clock (tests pass a fake one).
   ProgressLine(std::FILE *stream, bool live,
-               std::chrono::milliseconds period = std::chrono::seconds(10));
+               std::chrono::milliseconds period = std::chrono::seconds(10),
+               StatusLine::Now now = StatusLine::Clock::now);
   /// The line for `state`: redrawn when live, else printed by the heartbeat.
   void update(const ProgressState &state);
-  /// Ends a generation: a plain line when not live.
+  /// Ends a generation: a plain line when not live and `period` has passed
+  /// since the last one.
   void generationDone(const ProgressState &state);
   /// Work that is not a generation (the front's re-measurement): its line,
-  /// printed now, with an estimate of the seconds left when >= 0.
+  /// with an estimate of the seconds left when >= 0; printed as
+  /// generationDone's is.
   void phase(const std::string &text, double secondsLeft = -1);
-  /// Clears the live line before other output.
+  /// Ends a phase: its last line, printed unless it was already; clears the
+  /// live line before other output.
   void finish();
   static bool isTerminal(std::FILE *stream);
 
 private:
   std::string render(const ProgressState &state) const;
+  StatusLine::Now now;
   std::unique_ptr<StatusLine> status;
-  std::chrono::steady_clock::time_point start;
+  StatusLine::Clock::time_point start;
 };
 
 } // namespace gevo

@@ -1,9 +1,10 @@
-//===- search_outputs.cc - What a finished search writes and prints -------===//
+//===- search_outputs.cc - What a finished search writes ------------------===//
 
 #include "gevo/search/search_outputs.h"
 
 #include <cctype>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 
@@ -11,6 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "gevo/search/checkpoint.h"
+#include "gevo/search/front_ranking.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "gevo/workbench/history_writer.h"
 #include "gevo/workbench/run_directory.h"
@@ -42,11 +45,10 @@ bool dominatesBaseline(const Measurement &m, const Measurement &base,
   return better;
 }
 
-/// front/NN.gevo of member `k`: its edits, objectives as metadata, and
-/// comments saying where it came from and how it re-measured.
-Patch frontPatch(const SearchResult &result, size_t k,
-                 const std::string &modelKey) {
-  const FrontMember &member = result.front[k];
+/// A front member's patch: its edits, objectives as metadata, and comments
+/// saying where it came from (`origin`) and how it re-measured.
+Patch frontPatch(const SearchResult &result, const FrontMember &member,
+                 const std::string &origin, const std::string &modelKey) {
   const Measurement &search = member.individual.measurement;
   const Measurement &again = member.remeasured;
   Patch patch;
@@ -67,10 +69,9 @@ Patch frontPatch(const SearchResult &result, size_t k,
   patch.metadata.push_back(
       {"generation", std::to_string(member.individual.generation)});
   patch.addComment(absl::StrFormat(
-      " front member %d of %d from %s on %s (%s, seed %d)", k + 1,
-      result.front.size(), toString(result.config.algorithm.kind),
-      result.workloadName, absl::StrJoin(result.objectives, "/"),
-      result.config.seed));
+      " %s from %s on %s (%s, seed %d)", origin,
+      toString(result.config.algorithm.kind), result.workloadName,
+      absl::StrJoin(result.objectives, "/"), result.config.seed));
   if (again.ok())
     patch.addComment(absl::StrFormat(
         " re-measured: run time x%.3f of the unmodified program (%d "
@@ -183,54 +184,24 @@ std::string operatorsCsv(const SearchResult &result,
   return csv;
 }
 
-/// One line of the summary per front member.
-std::string memberLine(const SearchResult &r, const FrontMember &m) {
-  const Measurement &again = m.remeasured;
-  if (!again.ok())
-    return absl::StrCat("  ", m.patchPath, "  re-measurement ",
-                        toString(again.outcome), ": ", again.detail, "\n");
-  std::string objectivesText;
-  for (const std::string &name : r.objectives)
-    if (name != "runtime" && name != "error")
-      absl::StrAppend(
-          &objectivesText,
-          absl::StrFormat(
-              "  %s %.4g", name,
-              objectiveValue(again, name) > 0
-                  ? objectiveValue(again, name)
-                  : objectiveValue(m.individual.measurement, name)));
-  return absl::StrFormat(
-      "  %s  run x%.3f  validation %.4f (%+.4f)  test "
-      "%.4f%s  %d edits (%s)%s\n",
-      m.patchPath, again.runtimeRatio, again.validation.accuracy(),
-      again.validation.accuracy() - r.baselineRemeasured.validation.accuracy(),
-      again.test.accuracy(), objectivesText, m.individual.edits.size(),
-      kindsOf(m.individual.edits), m.dominatesBaseline ? "  dominates" : "");
-}
-
-/// The summary's first lines: counts, failures, the unmodified program.
-std::string runLines(const SearchResult &r) {
-  const SearchConfig &c = r.config;
-  double rate =
-      r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
-  std::string text = absl::StrFormat(
-      "%s on %s: %d generations of %d, %d evaluations "
-      "(%d cache hits) in %.0f s (%.1f/s), %d workers\n",
-      toString(c.algorithm.kind), r.workloadName, r.generationsDone,
-      c.algorithm.population, r.counts.evaluations, r.counts.cacheHits,
-      r.searchSeconds, rate, c.workbench.workers);
-  std::string failures;
-  for (const auto &[outcome, count] : r.counts.outcomes)
-    if (outcome != Outcome::Ok && count > 0)
-      absl::StrAppend(&failures, " ", toString(outcome), "=", count);
-  if (!failures.empty())
-    absl::StrAppend(&text, "failed variants:", failures, "\n");
-  absl::StrAppend(
-      &text,
-      absl::StrFormat("unmodified: run %.2f ms, validation %.4f, test %.4f\n",
-                      r.baseline.medianRunMs, r.baseline.validation.accuracy(),
-                      r.baselineRemeasured.test.accuracy()));
-  return text;
+/// Removes the NN.gevo files an earlier report of this run (a resumed run)
+/// left in front/ and its dominated-after-remeasure/ folder, and that
+/// folder when it is left empty.
+void removeOldPatches(const RunDirectory &dir) {
+  for (const char *folder : {kDominatedAfterRemeasureDir, "front"}) {
+    std::error_code error;
+    std::filesystem::path path = dir.file(folder);
+    for (const auto &entry : std::filesystem::directory_iterator(path, error)) {
+      std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && name.size() == 7 &&
+          std::isdigit(static_cast<unsigned char>(name[0])) &&
+          std::isdigit(static_cast<unsigned char>(name[1])) &&
+          name.substr(2) == ".gevo")
+        std::filesystem::remove(entry.path(), error);
+    }
+    if (std::string(folder) != "front")
+      std::filesystem::remove(path, error); // Only when empty.
+  }
 }
 
 } // namespace
@@ -238,7 +209,9 @@ std::string runLines(const SearchResult &r) {
 absl::Status
 writeFrontFiles(SearchResult &result, const std::string &modelKey,
                 const std::map<EditKind, OperatorStats> &operators) {
+  rankRemeasuredFront(result);
   RunDirectory dir(result.config.outDir);
+  removeOldPatches(dir);
   llvm::json::Array members;
   double bestError = std::numeric_limits<double>::infinity();
   for (size_t k = 0; k < result.front.size(); ++k) {
@@ -247,54 +220,34 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
     member.dominatesBaseline =
         again.ok() && dominatesBaseline(again, result.baselineRemeasured,
                                         result.objectives, result.runtimeNoise);
-    member.patchPath = RunDirectory::frontPatchName(k);
-    GEVO_RETURN_IF_ERROR(
-        dir.writeFrontPatch(member.patchPath, frontPatch(result, k, modelKey)));
+    std::string origin =
+        absl::StrFormat("front member %d of %d", k + 1, result.front.size());
+    GEVO_RETURN_IF_ERROR(dir.writeFrontPatch(
+        member.patchPath, frontPatch(result, member, origin, modelKey)));
     if (preferred(result, k, bestError)) {
       result.best = static_cast<int>(k);
       bestError = again.error();
     }
     members.push_back(frontEntry(result, member));
   }
-  GEVO_RETURN_IF_ERROR(dir.writeFront(frontJson(result, std::move(members))));
+  llvm::json::Array dominated;
+  if (!result.dominatedAfterRemeasure.empty())
+    GEVO_RETURN_IF_ERROR(makeDirectory(dir.file(kDominatedAfterRemeasureDir)));
+  for (const FrontMember &member : result.dominatedAfterRemeasure) {
+    std::string origin = absl::StrCat(
+        "member of the search's front, dominated after re-measurement by ",
+        member.dominatedBy);
+    GEVO_RETURN_IF_ERROR(
+        writeOutput(dir.file(member.patchPath),
+                    printPatch(frontPatch(result, member, origin, modelKey))));
+    llvm::json::Object entry = frontEntry(result, member);
+    entry["dominated_by"] = member.dominatedBy;
+    dominated.push_back(std::move(entry));
+  }
+  llvm::json::Object front = frontJson(result, std::move(members));
+  front["dominated_after_remeasure"] = std::move(dominated);
+  GEVO_RETURN_IF_ERROR(dir.writeFront(std::move(front)));
   return dir.writeOperators(operatorsCsv(result, operators));
-}
-
-std::string summarize(const SearchResult &r) {
-  const SearchConfig &c = r.config;
-  std::string text = runLines(r);
-  absl::StrAppend(
-      &text,
-      absl::StrFormat("front: %d variants (hypervolume %.4f), re-measured "
-                      "interleaved with the unmodified program; run-time "
-                      "ratios within 1 +- %.3f count as equal\n",
-                      r.front.size(), r.hypervolume, r.runtimeNoise));
-  int dominating = 0;
-  for (const FrontMember &m : r.front) {
-    dominating += m.remeasured.ok() && m.dominatesBaseline;
-    absl::StrAppend(&text, memberLine(r, m));
-  }
-  if (dominating > 0)
-    absl::StrAppend(&text,
-                    absl::StrFormat("%d of %d front variants dominate the "
-                                    "unmodified program on %s.\n",
-                                    dominating, r.front.size(),
-                                    absl::StrJoin(r.objectives, " and ")));
-  else
-    absl::StrAppend(
-        &text, "No variant dominates the unmodified program within noise; the "
-               "front trades one objective for another.\n");
-  absl::StrAppend(&text, "run directory: ", c.outDir, "\n");
-  if (r.best >= 0) {
-    std::string patch = c.outDir + "/" + r.front[r.best].patchPath;
-    absl::StrAppend(
-        &text,
-        "replay the best patch:\n  bazel run //replay:apply -- --patch=", patch,
-        " --input=", r.modulePath, " -o /tmp/variant.mlir\n",
-        "  bazel run //gevo:evaluate -- --workload=", c.workloadPath,
-        " --module=/tmp/variant.mlir\n");
-  }
-  return text;
 }
 
 absl::Status appendOperatorWeightsRow(const std::string &path,

@@ -1,8 +1,9 @@
-//===- search_outputs.h - What a finished search writes and prints --------===//
+//===- search_outputs.h - What a finished search writes -------------------===//
 //
-// After the front is re-measured: which members dominate the unmodified
-// program, which patch to try first, the files front/NN.gevo, front.json and
-// operators.csv, and the summary a person reads. No MLIR here.
+// After the front is re-measured: its ranking on the re-measured figures,
+// which members dominate the unmodified program, which patch to try first,
+// the files front/NN.gevo, front.json and operators.csv (the summary a
+// person reads is search_summary.h). No MLIR here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_SEARCH_OUTPUTS_H
@@ -19,8 +20,11 @@
 
 namespace gevo {
 
-/// Marks the members that dominate the unmodified program, picks
-/// `result.best`, and writes the front files into `result.config.outDir`.
+/// Ranks the front again on its re-measured figures (rankRemeasuredFront),
+/// marks the members that dominate the unmodified program, picks
+/// `result.best`, and writes the front files into `result.config.outDir`:
+/// front/NN.gevo, the members the re-measurement dominates under
+/// front/dominated-after-remeasure/, front.json and operators.csv.
 /// `modelKey` is the unmodified model's fingerprint (the patches' header).
 absl::Status
 writeFrontFiles(SearchResult &result, const std::string &modelKey,
@@ -53,9 +57,6 @@ std::string runDirectoryName(const std::string &workloadName);
 /// missing.
 std::string timestampedRunDirectory(const std::string &root,
                                     const std::string &name);
-
-/// What a person reads at the end: counts, the front, and how to replay.
-std::string summarize(const SearchResult &result);
 
 } // namespace gevo
 

@@ -24,6 +24,9 @@ struct FrontMember {
   Measurement remeasured;
   std::string patchPath;
   bool dominatesBaseline = false;
+  /// For a member its own re-measurement put off the front: the patch of
+  /// the member whose re-measured figures dominate it.
+  std::string dominatedBy;
 };
 
 struct SearchResult {
@@ -38,7 +41,12 @@ struct SearchResult {
   Measurement baselineRemeasured; // interleaved with itself, test scored
   /// Run-time ratios within 1 ± this count as equal.
   double runtimeNoise = 0.02;
+  /// The front as re-measured: no member dominates another on the
+  /// re-measured figures (front_ranking.h).
   std::vector<FrontMember> front;
+  /// Members of the search's front that another member dominates once
+  /// both are re-measured (written to front/dominated-after-remeasure/).
+  std::vector<FrontMember> dominatedAfterRemeasure;
   EvaluationCounts counts;
   int generationsDone = 0;
   double searchSeconds = 0;

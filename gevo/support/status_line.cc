@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gevo {
@@ -22,8 +23,8 @@ void writeAll(int fd, const std::string &bytes) {
 } // namespace
 
 StatusLine::StatusLine(std::FILE *stream, bool live,
-                       std::chrono::milliseconds period)
-    : live(live), period(period), start(Clock::now()),
+                       std::chrono::milliseconds period, Now now)
+    : live(live), period(period), now(std::move(now)), start(this->now()),
       lastDraw(start - std::chrono::seconds(1)), lastPrint(start) {
   if (!stream)
     return;
@@ -81,21 +82,24 @@ void StatusLine::drawLocked(Clock::time_point now) {
   lastDraw = now;
 }
 
-void StatusLine::printLocked(Clock::time_point now) {
-  writeAll(fd, renderLocked(now) + "\n");
-  lastPrint = now;
+void StatusLine::printLocked(Clock::time_point at) {
+  writeAll(fd, renderLocked(at) + "\n");
+  lastPrint = at;
+  printedAny = true;
+  unprinted = false;
 }
 
 void StatusLine::set(const std::string &newText, double secondsLeft) {
   std::lock_guard<std::mutex> lock(mutex);
   text = newText;
-  Clock::time_point now = Clock::now();
+  unprinted = true;
+  Clock::time_point at = now();
   hasEstimate = secondsLeft >= 0;
   if (hasEstimate)
-    deadline = now + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(secondsLeft));
-  if (fd >= 0 && live && now - lastDraw >= std::chrono::milliseconds(100))
-    drawLocked(now);
+    deadline = at + std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double>(secondsLeft));
+  if (fd >= 0 && live && at - lastDraw >= std::chrono::milliseconds(100))
+    drawLocked(at);
 }
 
 void StatusLine::print() {
@@ -103,9 +107,26 @@ void StatusLine::print() {
   if (fd < 0 || text.empty())
     return;
   if (live)
-    drawLocked(Clock::now());
+    drawLocked(now());
   else
-    printLocked(Clock::now());
+    printLocked(now());
+}
+
+void StatusLine::printDue() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (fd < 0 || text.empty())
+    return;
+  Clock::time_point at = now();
+  if (live)
+    drawLocked(at);
+  else if (!printedAny || at - lastPrint >= period)
+    printLocked(at);
+}
+
+void StatusLine::flush() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (fd >= 0 && !live && unprinted && !text.empty())
+    printLocked(now());
 }
 
 void StatusLine::clear() {
@@ -118,18 +139,23 @@ void StatusLine::clear() {
 
 void StatusLine::heartbeat() {
   std::unique_lock<std::mutex> lock(mutex);
-  // A terminal's clock moves every second; a log gets a line every period.
-  auto tick = live ? std::chrono::milliseconds(1000)
-                   : std::min<std::chrono::milliseconds>(
-                         period, std::chrono::milliseconds(1000));
-  while (!wake.wait_for(lock, tick, [this] { return stopping; })) {
+  // A terminal's clock moves every second; a log gets a line when `period`
+  // has passed since its last one, never sooner.
+  auto waitTime = [this] {
+    if (live || text.empty())
+      return live ? std::chrono::milliseconds(1000) : period;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        lastPrint + period - now());
+    return std::clamp(left, std::chrono::milliseconds(1), period);
+  };
+  while (!wake.wait_for(lock, waitTime(), [this] { return stopping; })) {
     if (text.empty())
       continue;
-    Clock::time_point now = Clock::now();
+    Clock::time_point at = now();
     if (live)
-      drawLocked(now);
-    else if (now - lastPrint + tick >= period) // Never more than `period`.
-      printLocked(now);
+      drawLocked(at);
+    else if (at - lastPrint >= period)
+      printLocked(at);
   }
 }
 

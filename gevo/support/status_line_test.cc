@@ -2,6 +2,7 @@
 
 #include "gevo/support/status_line.h"
 
+#include <atomic>
 #include <cstdio>
 #include <sstream>
 #include <thread>
@@ -79,6 +80,33 @@ TEST(StatusLineTest, ATerminalLineIsRedrawnInPlace) {
   EXPECT_THAT(lines[0], HasSubstr("\revals 10  [0s]"));
   EXPECT_THAT(lines[0], HasSubstr("\revals 200  [0s]"));
   std::fclose(file);
+}
+
+TEST(StatusLineTest, PrintDueWaitsForThePeriodAndFlushPrintsTheLast) {
+  std::FILE *file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  std::atomic<int> seconds{100};
+  {
+    StatusLine status(file, /*live=*/false, std::chrono::seconds(10), [&] {
+      return StatusLine::Clock::time_point(std::chrono::seconds(seconds));
+    });
+    for (int step = 0; step < 25; ++step) { // 25 steps, 1 s apart.
+      status.set("step " + std::to_string(step));
+      status.printDue();
+      ++seconds;
+    }
+    status.flush();
+    status.flush(); // Printed already: nothing more.
+  }
+  // Lines at 0, 10 and 20 s (the heartbeat may say one of them), and the
+  // last at 25 s.
+  std::vector<std::string> lines = linesOf(file);
+  std::fclose(file);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_THAT(lines[0], HasSubstr("step 0  [0s]"));
+  EXPECT_THAT(lines[1], HasSubstr("  [10s]"));
+  EXPECT_THAT(lines[2], HasSubstr("  [20s]"));
+  EXPECT_THAT(lines[3], HasSubstr("step 24  [25s]"));
 }
 
 TEST(StatusLineTest, WithoutAStreamItSaysNothing) {
