@@ -117,7 +117,10 @@ int main(int argc, char **argv) {
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
           "gevo-evaluate: lower, JIT-compile and run a workload's MLIR module, "
-          "then score its logits on the validation and test splits.\n",
+          "then score its logits on the validation and test splits.\n"
+          "Exit codes: 0 every outcome ok, 3 a module ran and its outcome is "
+          "not ok (out_of_bounds, timeout, crash, ...), 2 bad input, 1 an "
+          "internal failure.\n",
           &llvm::errs()))
     return 2;
   if (optLevel < 0 || optLevel > 3) {
