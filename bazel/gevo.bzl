@@ -7,7 +7,9 @@ model's MLIR. These rules let a build use it:
     produces the patched module, `<name>.mlir`. A patch that no longer applies
     (an anchor is gone because the model changed) fails the build with
     replay's one-line `file:line: error: ...`; the build never silently gets a
-    different program.
+    different program. With `verify = "//path:workload"` the patched module
+    also runs once in gevo-ml's sandbox on that workload's data, and any
+    outcome but `ok` fails the build (gevo_verify.bzl).
   - `gevo_model_library` lowers an MLIR module (linalg on tensors, e.g. a
     `gevo_patch` output) ahead of time with LLVM/MLIR 22's `mlir-opt`,
     `mlir-translate` and `llc` to an object file, and wraps it in a
