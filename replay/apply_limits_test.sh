@@ -52,10 +52,19 @@ applies() {
 # Growth in ops: 100 random copies on the 10-op scale model.
 "$mutate" --input=$scale --operators=copy --edits=100 --seed=1 -o "$tmp/copies.gevo" ||
   fail "mutate could not draw 100 copies"
-refused ops "copies.gevo: error: the patched module would have" \
+# The ops are counted after every edit: the refusal names the edit that
+# passed the limit, before the rest make the module larger still.
+refused ops "error: the patched module would have" \
   --patch="$tmp/copies.gevo" --input=$scale
 refused ops_says_so "more than 8x the input's 10 (--max-growth raises the limit)" \
   --patch="$tmp/copies.gevo" --input=$scale
+output=$("$apply" --patch="$tmp/copies.gevo" --input=$scale -o "$tmp/out.mlir" 2>&1)
+if [[ "$output" =~ copies\.gevo:([0-9]+):\ error:\ the\ patched\ module\ would\ have\ ([0-9]+)\ ops ]] &&
+  ((BASH_REMATCH[1] < 103 && BASH_REMATCH[2] <= 80 + 30)); then
+  echo "ok   ops_at_the_edit: line ${BASH_REMATCH[1]}, ${BASH_REMATCH[2]} ops"
+else
+  fail "ops_at_the_edit: $output"
+fi
 applies ops_unlimited --patch="$tmp/copies.gevo" --input=$scale --max-growth=0
 # Growth in bytes: three copies of a 64x256 weight add 3 ops (of 47) and
 # 393 KB (to 410 KB).
