@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "analysis/ablation.h"
+#include "analysis/ddmin.h"
 #include "analysis/labels.h"
 #include "analysis/minimize.h"
 #include "analysis/patch_progress.h"
@@ -136,8 +137,12 @@ public:
     PatchEffect effect(*bench, edits, options.effect);
     absl::StatusOr<MinimizeResult> minimized =
         minimizePatch(effect, options.minimizer);
-    if (!minimized.ok()) {
+    if (!minimized.ok()) { // the full patch is not ok: say how, never ok
       v.error = std::string(minimized.status().message());
+      std::optional<Measurement> full = effect.measure(allItems(edits.size()));
+      v.full = v.minimal = full ? *full
+                                : failedMeasurement(Outcome::InvalidIr,
+                                                    "its edits do not apply");
       return v;
     }
     v.minimizer = minimizerName(options.minimizer);

@@ -3,7 +3,9 @@
 //   bazel run //analysis:analyze -- --run=gevo-runs/digits_mlp_train-...
 //   bazel run //analysis:analyze -- --patch=P.gevo --workload=W --out=DIR
 //
-// Parses flags and calls analysis/analyze. Exit codes: 0 done, 2 bad input.
+// Parses flags and calls analysis/analyze. Exit codes: 0 done, 3 done but
+// some patch's full form does not evaluate ok (the report says how; it was
+// not analysed), 2 bad input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,6 +199,19 @@ void printFindings(const gevo::AnalysisReport &report, const std::string &dir) {
                << ".json)\n";
 }
 
+/// Exit code 3 and a line saying so when some patch is not ok as a whole.
+int notOk(const gevo::AnalysisReport &report) {
+  size_t failed = 0;
+  for (const gevo::VariantFinding &v : report.variants)
+    failed += !v.error.empty();
+  if (failed == 0)
+    return 0;
+  llvm::errs() << "error: " << failed << " of " << report.variants.size()
+               << " patches do not evaluate ok as a whole and were not "
+                  "analysed (their outcome is in the report)\n";
+  return 3;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -230,5 +245,5 @@ int main(int argc, char **argv) {
       !status.ok())
     return badInput(status);
   printFindings(*report, options->outDir);
-  return 0;
+  return notOk(*report);
 }

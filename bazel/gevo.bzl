@@ -8,7 +8,9 @@ model's MLIR. These rules let a build use it:
     `//replay:apply` and produces the patched module, `<name>.mlir`. A patch that no longer applies
     (an anchor is gone because the model changed) fails the build with
     replay's one-line `file:line: error: ...`; the build never silently gets a
-    different program.
+    different program. With `verify = "//path:workload"` the patched module
+    also runs once in gevo-ml's sandbox on that workload's data, and any
+    outcome but `ok` fails the build (gevo_verify.bzl).
   - `gevo_model_library` lowers an MLIR module (linalg on tensors, e.g. a
     `gevo_patch` output) ahead of time with LLVM/MLIR 22's `mlir-opt`,
     `mlir-translate` and `llc` to an object file, and wraps it in a
@@ -50,6 +52,7 @@ struct (first argument too); a scalar result is the C return value.
 """
 
 load(":gevo_report.bzl", _gevo_report = "gevo_report")
+load(":gevo_verify.bzl", "VERIFY_ATTRS", "gevo_verify_action")
 
 # gevo_report lives in gevo_report.bzl; this file is where users load it.
 gevo_report = _gevo_report
@@ -78,10 +81,16 @@ GEVO_DEFAULT_PIPELINE = ", ".join([
 
 def _gevo_patch_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".mlir")
+
+    # With `verify`, apply writes a module that only becomes the output once
+    # it has run ok in the sandbox (gevo_verify.bzl).
+    applied = out
+    if ctx.attr.verify:
+        applied = ctx.actions.declare_file(ctx.label.name + ".unverified.mlir")
     args = ctx.actions.args()
     args.add("--patch=" + ctx.file.patch.path)
     args.add("--input=" + ctx.file.src.path)
-    args.add("-o", out)
+    args.add("-o", applied)
     args.add("--on-mismatch=" + ctx.attr.on_mismatch)
     if not ctx.attr.allow_reanchor:
         args.add("--exact")
@@ -92,21 +101,25 @@ def _gevo_patch_impl(ctx):
         executable = ctx.executable._apply,
         arguments = [args],
         inputs = [ctx.file.src, ctx.file.patch],
-        outputs = [out],
+        outputs = [applied],
         mnemonic = "GevoPatch",
         progress_message = "Applying patch %s to %s" % (
             ctx.file.patch.short_path,
             ctx.file.src.short_path,
         ),
     )
+    if ctx.attr.verify:
+        gevo_verify_action(ctx, applied, out)
     return [DefaultInfo(files = depset([out]))]
 
 gevo_patch = rule(
     implementation = _gevo_patch_impl,
     doc = "Applies a gevo-ml patch (edit script) to an MLIR module with " +
           "//replay:apply; produces <name>.mlir. The build fails with " +
-          "replay's error if the patch no longer applies.",
-    attrs = {
+          "replay's error if the patch no longer applies, and, with " +
+          "`verify`, when the patched module's sandboxed run on the " +
+          "workload's data is not ok.",
+    attrs = dict(VERIFY_ATTRS, **{
         "src": attr.label(
             doc = "The MLIR module to patch (a file or a rule with one " +
                   "output), or an ONNX model (.onnx): replay imports it with " +
@@ -139,7 +152,7 @@ gevo_patch = rule(
             executable = True,
             cfg = "exec",
         ),
-    },
+    }),
 )
 
 def _gevo_onnx_import_impl(ctx):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and tests examples/client/ as another workspace would: a copy of it in TEST_TMPDIR, its WORKSPACE pointing
-# at this checkout, no .bazelrc, a nested Bazel with its own output root. Then a stale patch must fail its build with
-# replay's one line. Argument: bazel/deps.bzl of the checkout (found through its runfile's link).
+# at this checkout, no .bazelrc, a nested Bazel with its own output root. A patch verified in the sandbox builds and
+# one that is not ok fails with its outcome; then a stale patch must fail its build with replay's one line. Argument: bazel/deps.bzl of the checkout (found through its runfile's link).
 set -euo pipefail
 checkout=$(cd "$(dirname "$(readlink -f "$1")")/.." && pwd)
 work="$TEST_TMPDIR/client"
@@ -26,6 +26,27 @@ if ! bazel_in_client test //:model_test --test_output=errors >"$TEST_TMPDIR/buil
   exit 1
 fi
 echo "ok   client workspace built and //:model_test passed in $((SECONDS - start)) s"
+
+# gevo_patch's verify: a patched module that runs ok in gevo-ml's sandbox builds; one whose logits hold NaN fails the
+# build with evaluate's outcome line.
+start=$SECONDS
+if ! bazel_in_client build //:digits_scaled >"$TEST_TMPDIR/verify.log" 2>&1; then
+  echo "FAIL: a patch that runs ok did not build with verify:"
+  tail -30 "$TEST_TMPDIR/verify.log"
+  exit 1
+fi
+echo "ok   a verified patch builds ($((SECONDS - start)) s)"
+if bazel_in_client build //:digits_overflow >"$TEST_TMPDIR/overflow.log" 2>&1; then
+  echo "FAIL: a patch whose logits hold NaN built with verify"
+  exit 1
+fi
+if ! grep -q "outcome              non_finite: 720 rows of logits hold NaN or infinity" "$TEST_TMPDIR/overflow.log" ||
+  ! grep -q "gevo_patch //:digits_overflow: the patched module is not ok" "$TEST_TMPDIR/overflow.log"; then
+  echo "FAIL: the unverified patch did not fail with its outcome:"
+  tail -20 "$TEST_TMPDIR/overflow.log"
+  exit 1
+fi
+echo "ok   a patch that is not ok fails the build: $(grep -m1 "outcome" "$TEST_TMPDIR/overflow.log")"
 
 # The client's model changes under the patch (the 0.5 it edits is gone): the build must refuse it, by default because
 # the model is not the one the patch was made for (gevo_patch replays exactly unless allow_reanchor = True).

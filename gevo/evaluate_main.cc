@@ -1,7 +1,8 @@
 //===- evaluate_main.cc - gevo-evaluate: score a workload's module as is --===//
 //
-// Parses flags and calls gevo/eval. Exit codes: 0 ok, 2 bad input (a file, a
-// module, a spec or a flag), 1 an internal failure.
+// Parses flags and calls gevo/eval. Exit codes: 0 ok, 3 a module that ran but
+// whose outcome is not ok (out of bounds, a timeout, a crash, ...), 2 bad
+// input (a file, a module, a spec or a flag), 1 an internal failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "gevo/eval/workload/workload_check.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
+#include "gevo/workbench/sandboxed_evaluation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -90,6 +92,21 @@ llvm::cl::opt<bool> check(
                    "entry against the bindings; print one line per workload"),
     llvm::cl::cat(category));
 
+llvm::cl::opt<bool> inProcess(
+    "in-process",
+    llvm::cl::desc("Run the module in this process, without the sandbox "
+                   "(for debugging: a module that reads out of bounds or "
+                   "never ends takes this process with it). Default: run it "
+                   "once as the search runs variants, in a forked child with "
+                   "guard pages, fresh memory filled twice, the input-write "
+                   "check and the time limit derived from the workload's own "
+                   "module, and report its outcome; an outcome other than "
+                   "'ok' exits with code 3"),
+    llvm::cl::cat(category));
+
+/// Exit code of a module that ran and whose outcome is not ok.
+constexpr int kNotOkExitCode = 3;
+
 const char *const kDefaultWorkloads[] = {"testdata/digits_mlp_train",
                                          "testdata/digits_mlp_predict"};
 
@@ -100,7 +117,10 @@ int main(int argc, char **argv) {
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
           "gevo-evaluate: lower, JIT-compile and run a workload's MLIR module, "
-          "then score its logits on the validation and test splits.\n",
+          "then score its logits on the validation and test splits.\n"
+          "Exit codes: 0 every outcome ok, 3 a module ran and its outcome is "
+          "not ok (out_of_bounds, timeout, crash, ...), 2 bad input, 1 an "
+          "internal failure.\n",
           &llvm::errs()))
     return 2;
   if (optLevel < 0 || optLevel > 3) {
@@ -130,13 +150,18 @@ int main(int argc, char **argv) {
 
   if (!modulePath.empty() && workloads.size() != 1)
     return gevo::reportBadInput("--module needs exactly one --workload");
+  int exitCode = 0;
   for (const std::string &path : paths) {
     absl::StatusOr<gevo::WorkloadSpec> spec = gevo::loadWorkloadSpec(path);
     if (!spec.ok()) {
       return gevo::reportBadInput(std::string(spec.status().message()));
     }
-    if (!modulePath.empty())
-      spec->modulePath = gevo::resolveUserPath(modulePath);
+    // In process the module replaces the workload's; in the sandbox the
+    // workload's own runs first and sets the time limit.
+    std::string variantPath =
+        modulePath.empty() ? "" : gevo::resolveUserPath(modulePath);
+    if (!variantPath.empty() && (inProcess || check))
+      spec->modulePath = variantPath;
     if (check) {
       absl::StatusOr<std::string> summary = gevo::checkWorkload(*spec);
       if (!summary.ok()) {
@@ -148,7 +173,8 @@ int main(int argc, char **argv) {
       continue;
     }
     absl::StatusOr<gevo::EvaluationReport> result =
-        gevo::evaluateWorkload(*spec, options);
+        inProcess ? gevo::evaluateWorkload(*spec, options)
+                  : gevo::evaluateSandboxed(*spec, variantPath, options);
     if (!result.ok()) {
       int code = gevo::reportBadInput(std::string(result.status().message()));
       return absl::IsInternal(result.status()) ? 1 : code;
@@ -158,6 +184,8 @@ int main(int argc, char **argv) {
     else
       llvm::outs() << gevo::toText(*result);
     llvm::outs().flush();
+    if (result->outcome != "ok")
+      exitCode = kNotOkExitCode;
   }
-  return 0;
+  return exitCode;
 }

@@ -116,14 +116,17 @@ int main(int argc, char **argv) {
   patch.source = gevo::sourceLine(form, import);
   patch.metadata.push_back({"seed", std::to_string(seed)});
   std::mt19937_64 rng(seed);
+  std::vector<gevo::Edit> drawn;
   for (int i = 0; i < edits; ++i) {
+    // Each edit once: replay refuses a patch with the same edit twice.
     absl::StatusOr<gevo::Edit> edit =
-        gevo::proposeAnyEdit(**module, options, rng);
+        gevo::proposeAnyEdit(**module, options, rng, 50, &drawn);
     if (!edit.ok())
       return gevo::reportBadInput(std::string(edit.status().message()));
     if (absl::Status status = gevo::applyEdit(**module, *edit); !status.ok())
       return gevo::reportBadInput(std::string(status.message()));
     patch.addEdit(*edit);
+    drawn.push_back(*edit);
   }
   std::string path =
       outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);

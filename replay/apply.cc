@@ -46,7 +46,8 @@ std::string ApplyReport::summary(const std::string &patchName) const {
 absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
                                        const Patch &patch,
                                        const std::string &patchName,
-                                       OnMismatch onMismatch, int maxFuzz) {
+                                       OnMismatch onMismatch, int maxFuzz,
+                                       const AfterEditCheck &afterEach) {
   ApplyReport report;
   report.modelActual = modelFingerprint(module);
   report.modelMatches = report.modelActual == patch.model;
@@ -93,6 +94,11 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
       result.fuzz = outcome.fuzz;
     }
     report.edits.push_back(result);
+    if (absl::Status checked = afterEach ? afterEach(module) : absl::OkStatus();
+        !checked.ok())
+      return absl::Status(checked.code(),
+                          absl::StrCat(patchName, ":", entry.line,
+                                       ": error: ", checked.message()));
   }
   return report;
 }

@@ -8,6 +8,7 @@
 #ifndef REPLAY_APPLY_H
 #define REPLAY_APPLY_H
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,16 +39,19 @@ struct ApplyReport {
   std::string summary(const std::string &patchName) const;
 };
 
+/// A check of the module after each applied edit (apply's --max-growth); an
+/// error stops the replay at that edit's line.
+using AfterEditCheck = std::function<absl::Status(mlir::ModuleOp)>;
+
 /// Applies `patch` to `module` in place. With OnMismatch::Error the first edit
 /// that cannot apply is an error naming `patchName:line` and the edit (the
 /// module may then hold part of that edit: apply to a clone when the original
 /// must survive); with Skip it is left out (the module stays as before that
 /// edit) and reported. An address re-anchors at most `maxFuzz` ordinals away.
-absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
-                                       const Patch &patch,
-                                       const std::string &patchName,
-                                       OnMismatch onMismatch,
-                                       int maxFuzz = kDefaultMaxFuzz);
+absl::StatusOr<ApplyReport>
+applyPatch(mlir::ModuleOp module, const Patch &patch,
+           const std::string &patchName, OnMismatch onMismatch,
+           int maxFuzz = kDefaultMaxFuzz, const AfterEditCheck &afterEach = {});
 
 /// Whether `patch` may replay onto an input written in `input` (and
 /// legalised to linalg before the edits apply): a TOSA input needs a patch

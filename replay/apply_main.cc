@@ -2,10 +2,12 @@
 //
 //   bazel run //replay:apply -- --patch=P.gevo --input=model.mlir -o out.mlir
 //
-// Exit codes: 0 applied, 2 bad input or an edit that does not apply.
+// Exit codes: 0 applied, 2 bad input, an edit that does not apply, or a
+// limit passed (--max-edits, --max-growth).
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -65,9 +67,50 @@ llvm::cl::opt<bool> inPlace(
     llvm::cl::desc("Allow -o to name the input itself (it is replaced whole "
                    "once the patch applied)"),
     llvm::cl::cat(category));
+llvm::cl::opt<unsigned> maxEdits(
+    "max-edits",
+    llvm::cl::desc("Most edits a patch may hold; more is an error at the "
+                   "first edit past it (default 10000)"),
+    llvm::cl::init(gevo::kDefaultMaxEdits), llvm::cl::cat(category));
+llvm::cl::opt<double> maxGrowth(
+    "max-growth",
+    llvm::cl::desc("The patched module may be at most this many times the "
+                   "input's size, counted in ops and in printed bytes; more "
+                   "is an error and nothing is written (default 8; 0: no "
+                   "limit)"),
+    llvm::cl::init(8), llvm::cl::cat(category));
 llvm::cl::opt<bool> quiet("quiet",
                           llvm::cl::desc("Print the summary only on failure"),
                           llvm::cl::cat(category));
+
+/// The input module's size, in ops and in bytes (its file's).
+struct ModuleSize {
+  int64_t ops = 0;
+  size_t bytes = 0;
+};
+
+int64_t countOps(mlir::ModuleOp module) {
+  int64_t ops = 0;
+  module->walk([&](mlir::Operation *) { ++ops; });
+  return ops;
+}
+
+ModuleSize sizeOf(mlir::ModuleOp module, const std::string &path) {
+  std::error_code ignored;
+  uintmax_t bytes = std::filesystem::file_size(path, ignored);
+  return {countOps(module), bytes == uintmax_t(-1) ? 0 : size_t(bytes)};
+}
+
+/// `what` of the patched module against the input's, under --max-growth:
+/// what is wrong, without where.
+absl::Status checkGrowth(double before, double after, const char *what) {
+  if (maxGrowth <= 0 || after <= maxGrowth * std::max(before, 1.0))
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("the patched module would have ", after, " ", what,
+                   ", more than ", double(maxGrowth), "x the input's ", before,
+                   " (--max-growth raises the limit)"));
+}
 
 } // namespace
 
@@ -82,6 +125,8 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput("--on-mismatch must be 'error' or 'skip'");
   if (maxFuzz < 0)
     return gevo::reportBadInput("--max-fuzz must be 0 or more");
+  if (!(maxGrowth >= 0))
+    return gevo::reportBadInput("--max-growth must be 0 or more");
   if (outputPath != "-" && !inPlace) {
     std::error_code ignored;
     if (std::filesystem::equivalent(gevo::resolveUserPath(outputPath),
@@ -90,7 +135,7 @@ int main(int argc, char **argv) {
           "-o names the input itself: give --in-place to replace it");
   }
   std::string patchFile = gevo::resolveUserPath(patchPath);
-  absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(patchFile);
+  absl::StatusOr<gevo::Patch> patch = gevo::loadPatch(patchFile, maxEdits);
   if (!patch.ok())
     return gevo::reportBadInput(std::string(patch.status().message()));
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
@@ -111,6 +156,7 @@ int main(int argc, char **argv) {
   auto module = gevo::loadLinalgModule(*context, input, &form, import);
   if (!module.ok())
     return gevo::reportBadInput(std::string(module.status().message()));
+  ModuleSize before = sizeOf(**module, gevo::resolveUserPath(inputPath));
   if (absl::Status status = gevo::checkPatchSource(*patch, patchFile, form);
       !status.ok())
     return gevo::reportBadInput(std::string(status.message()));
@@ -120,10 +166,15 @@ int main(int argc, char **argv) {
         patch->model, ", the input is model ", gevo::modelFingerprint(**module),
         " (--exact; a build rule takes allow_reanchor = True to replay it "
         "anyway)"));
+  // Ops are counted after every edit, so a patch that multiplies the module
+  // stops at the edit that passes the limit, before the work grows with it.
+  auto opsWithin = [&](mlir::ModuleOp edited) {
+    return checkGrowth(before.ops, countOps(edited), "ops");
+  };
   absl::StatusOr<gevo::ApplyReport> report = gevo::applyPatch(
       **module, *patch, patchPath,
       onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error,
-      exact ? 0 : int(maxFuzz));
+      exact ? 0 : int(maxFuzz), opsWithin);
   if (!report.ok())
     return gevo::reportBadInput(std::string(report.status().message()));
   if (exact)
@@ -136,6 +187,10 @@ int main(int argc, char **argv) {
   llvm::raw_string_ostream os(text);
   (*module)->print(os);
   os.flush();
+  if (absl::Status status = checkGrowth(before.bytes, text.size(), "bytes");
+      !status.ok())
+    return gevo::reportBadInput(
+        absl::StrCat(patchPath.getValue(), ": error: ", status.message()));
   std::string path =
       outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);
   if (absl::Status status = gevo::writeOutput(path, text); !status.ok())

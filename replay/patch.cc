@@ -3,6 +3,7 @@
 #include "replay/patch.h"
 
 #include <cmath>
+#include <map>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -149,6 +150,23 @@ bool beforeBody(const Patch &patch) {
   return patch.entries.empty() && patch.metadata.empty();
 }
 
+/// An edit may not repeat one of `seen` (printed edit -> line) nor be the
+/// one past `maxEdits`; it is added to `seen`.
+absl::Status checkNewEdit(const Edit &edit, std::map<std::string, int> &seen,
+                          size_t maxEdits, const std::string &name,
+                          int lineNo) {
+  if (seen.size() >= maxEdits)
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, ":", lineNo, ":1: error: more than ", maxEdits,
+        " edits in one patch (apply's --max-edits raises the limit)"));
+  auto [at, added] = seen.try_emplace(printEdit(edit), lineNo);
+  if (!added)
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ":", lineNo, ":1: error: the same edit as line ",
+                     at->second, " (a patch holds each edit once)"));
+  return absl::OkStatus();
+}
+
 } // namespace
 
 std::optional<OnnxSource> onnxSource(const Patch &patch) {
@@ -210,8 +228,9 @@ std::string printPatch(const Patch &patch) {
 }
 
 absl::StatusOr<Patch> parsePatch(const std::string &text,
-                                 const std::string &name) {
+                                 const std::string &name, size_t maxEdits) {
   Patch patch;
+  std::map<std::string, int> editLines; // printed edit -> its first line
   std::vector<std::string> lines = absl::StrSplit(text, '\n');
   if (!lines.empty() && lines.back().empty())
     lines.pop_back();
@@ -236,6 +255,8 @@ absl::StatusOr<Patch> parsePatch(const std::string &text,
       GEVO_RETURN_IF_ERROR(parseMeta(parser, patch));
     } else {
       GEVO_ASSIGN_OR_RETURN(Edit edit, parser.edit());
+      GEVO_RETURN_IF_ERROR(
+          checkNewEdit(edit, editLines, maxEdits, name, lineNo));
       patch.addEdit(std::move(edit));
       patch.entries.back().line = lineNo;
     }
@@ -248,9 +269,9 @@ absl::StatusOr<Patch> parsePatch(const std::string &text,
   return patch;
 }
 
-absl::StatusOr<Patch> loadPatch(const std::string &path) {
+absl::StatusOr<Patch> loadPatch(const std::string &path, size_t maxEdits) {
   GEVO_ASSIGN_OR_RETURN(std::string text, readFile(path, "patch"));
-  return parsePatch(text, path);
+  return parsePatch(text, path, maxEdits);
 }
 
 } // namespace gevo

@@ -58,10 +58,18 @@ std::string printPatch(const Patch &patch);
 /// Prints one edit as its patch line.
 std::string printEdit(const Edit &edit);
 
-/// Parses patch text; errors read `name:line:col: error: expected ...`.
+/// The most edits a patch may hold unless a reader raises it (apply's
+/// --max-edits): a search writes tens, a hostile patch millions.
+inline constexpr size_t kDefaultMaxEdits = 10000;
+
+/// Parses patch text; errors read `name:line:col: error: expected ...`. The
+/// same edit twice (as printEdit prints it) is an error at the second line,
+/// and so is an edit past `maxEdits`.
 absl::StatusOr<Patch> parsePatch(const std::string &text,
-                                 const std::string &name);
-absl::StatusOr<Patch> loadPatch(const std::string &path);
+                                 const std::string &name,
+                                 size_t maxEdits = kDefaultMaxEdits);
+absl::StatusOr<Patch> loadPatch(const std::string &path,
+                                size_t maxEdits = kDefaultMaxEdits);
 /// Parses one edit line (as printEdit writes it).
 absl::StatusOr<Edit> parseEdit(const std::string &line);
 

@@ -254,5 +254,45 @@ TEST(PatchTest, NonFiniteMetaValuesAndTwiceRewiredOperandsAreErrors) {
               HasSubstr("this one is rewired already"));
 }
 
+// Issue #33: a duplicated line replayed as another edit (a second delete
+// deleted the next op). The same edit twice is an error at the second line,
+// naming the first; the same op with another value is a different edit.
+TEST(PatchTest, TheSameEditTwiceIsAnErrorNamingBothLines) {
+  const std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
+  const std::string edit = "delete @main/arith.mulf#3~deadbeef\n";
+  absl::StatusOr<Patch> patch =
+      parsePatch(header + edit + "# between\n" + edit, "dup.gevo");
+  ASSERT_FALSE(patch.ok());
+  EXPECT_EQ(std::string(patch.status().message()),
+            "dup.gevo:5:1: error: the same edit as line 3 (a patch holds each "
+            "edit once)");
+  // The same op with another value is another edit.
+  const std::string constant = "constant @main/arith.constant#0~335747a2 = ";
+  EXPECT_TRUE(
+      parsePatch(header + constant + "0.5\n" + constant + "0.25\n", "p.gevo")
+          .ok());
+}
+
+// Issue #33: 10^6 edits ran past a minute. More than the limit (10 000 by
+// default, or the reader's) is an error at the first edit past it.
+TEST(PatchTest, EditsPastTheLimitAreAnErrorAtTheFirstOnePast) {
+  std::string text = "gevo-patch 1\nmodel 925d89644e457032\n";
+  for (size_t i = 0; i <= kDefaultMaxEdits; ++i)
+    text += "constant @main/arith.constant#0~335747a2 = " + std::to_string(i) +
+            "\n";
+  absl::StatusOr<Patch> patch = parsePatch(text, "many.gevo");
+  ASSERT_FALSE(patch.ok());
+  EXPECT_EQ(std::string(patch.status().message()),
+            "many.gevo:10003:1: error: more than 10000 edits in one patch "
+            "(apply's --max-edits raises the limit)");
+  patch = parsePatch(text, "many.gevo", kDefaultMaxEdits + 1);
+  ASSERT_TRUE(patch.ok()) << patch.status();
+  EXPECT_EQ(patch->edits().size(), kDefaultMaxEdits + 1);
+  patch = parsePatch(text, "many.gevo", 2);
+  ASSERT_FALSE(patch.ok());
+  EXPECT_THAT(std::string(patch.status().message()),
+              HasSubstr("many.gevo:5:1: error: more than 2 edits"));
+}
+
 } // namespace
 } // namespace gevo

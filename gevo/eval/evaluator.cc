@@ -167,6 +167,7 @@ std::string toJson(const EvaluationReport &report) {
   llvm::json::Object object{
       {"workload", report.workload},
       {"module", report.modulePath},
+      {"outcome", report.outcome},
       {"validation", score(report.validation)},
       {"parse_ms", report.parseMs},
       {"lower_ms", report.lowerMs},
@@ -177,6 +178,8 @@ std::string toJson(const EvaluationReport &report) {
       {"lowered_with", report.loweredWith},
       {"source", report.source},
   };
+  if (!report.detail.empty())
+    object["detail"] = report.detail;
   if (!report.fallbackReason.empty())
     object["fallback"] = report.fallbackReason;
   if (report.test.total > 0)
@@ -194,10 +197,17 @@ std::string toJson(const EvaluationReport &report) {
 }
 
 std::string toText(const EvaluationReport &report) {
-  std::string text = absl::StrFormat(
-      "%s (%s)\n  validation accuracy  %.4f  (%d/%d)\n", report.workload,
-      report.modulePath, report.validation.accuracy(),
-      report.validation.correct, report.validation.total);
+  std::string text =
+      absl::StrFormat("%s (%s)\n  outcome              %s%s\n", report.workload,
+                      report.modulePath, report.outcome,
+                      report.detail.empty() ? "" : ": " + report.detail);
+  if (report.outcome != "ok")
+    return text; // nothing it measured means anything
+  absl::StrAppend(&text,
+                  absl::StrFormat("  validation accuracy  %.4f  (%d/%d)\n",
+                                  report.validation.accuracy(),
+                                  report.validation.correct,
+                                  report.validation.total));
   if (report.test.total > 0)
     absl::StrAppend(&text,
                     absl::StrFormat("  test accuracy        %.4f  (%d/%d)\n",

@@ -25,6 +25,12 @@ namespace gevo {
 struct EvaluationReport {
   std::string workload;
   std::string modulePath;
+  /// How the run ended: "ok", or, for a run in a sandbox child
+  /// (//gevo:evaluate's default), the outcome the search would give it
+  /// (measurement.h: "out_of_bounds", "timeout", ...) and why, in `detail`.
+  /// The scores and times are only meaningful when it is "ok".
+  std::string outcome = "ok";
+  std::string detail;
   ClassificationScore validation;
   ClassificationScore test; // total == 0 when not scored.
   double parseMs = 0;
@@ -65,7 +71,8 @@ absl::StatusOr<std::vector<HostTensor>>
 runWorkloadResults(const WorkloadSpec &spec, const DatasetSplit &data,
                    SplitRole evalSplit, const EvaluationOptions &options);
 
-/// The report as one JSON object; with device time it adds "target",
+/// The report as one JSON object ("outcome" always, "detail" when there is
+/// one); with device time it adds "target",
 /// "kernel_ms" (median), "host_run_ms" (median) and "launches_per_run".
 std::string toJson(const EvaluationReport &report);
 /// The report as a few aligned human-readable lines.

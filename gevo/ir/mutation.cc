@@ -2,6 +2,8 @@
 
 #include "gevo/ir/mutation.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -71,7 +73,8 @@ absl::StatusOr<Edit> proposeEdit(mlir::ModuleOp module, EditKind kind,
 
 absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
                                     const MutationOptions &options, Rng &rng,
-                                    int attempts) {
+                                    int attempts,
+                                    const std::vector<Edit> *taken) {
   absl::Status last = absl::NotFoundError("no operator enabled");
   bool weighted = !options.kinds.empty() &&
                   options.kindWeights.size() == options.kinds.size();
@@ -83,6 +86,9 @@ absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
     EditKind kind =
         weighted ? options.kinds[byWeight(rng)] : pick(options.kinds, rng);
     absl::StatusOr<Edit> edit = propose(module, kind, options, rng);
+    if (edit.ok() && taken &&
+        std::find(taken->begin(), taken->end(), *edit) != taken->end())
+      edit = absl::AlreadyExistsError("it repeats an edit of the list");
     if (edit.ok())
       return edit;
     last = edit.status();

@@ -35,10 +35,13 @@ absl::StatusOr<Edit> proposeEdit(mlir::ModuleOp module, EditKind kind,
                                  std::mt19937_64 &rng);
 
 /// Draws a kind from `options.kinds` and proposes an edit, trying up to
-/// `attempts` times.
+/// `attempts` times. A proposal equal to an edit of `taken` (the list it is
+/// for) counts as a failed attempt: a patch holds each edit once (replay
+/// refuses the same edit twice).
 absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
                                     const MutationOptions &options,
-                                    std::mt19937_64 &rng, int attempts = 50);
+                                    std::mt19937_64 &rng, int attempts = 50,
+                                    const std::vector<Edit> *taken = nullptr);
 
 /// Whether retuneEdit() can move `edit`: a Shrink, or a Constant edit.
 bool isTunable(const Edit &edit);

@@ -300,13 +300,27 @@ absl::Status appendScreenRow(const std::string &path,
   return absl::OkStatus();
 }
 
+std::string runDirectoryName(const std::string &workloadName) {
+  std::string name;
+  for (char c : workloadName) {
+    bool kept = std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+                c == '_' || (c == '.' && !name.empty());
+    name += kept ? c : '_';
+    if (name.size() == kMaxRunNameChars)
+      break;
+  }
+  return name.empty() || name.find_first_not_of('_') == std::string::npos
+             ? "workload"
+             : name;
+}
+
 std::string timestampedRunDirectory(const std::string &root,
                                     const std::string &name) {
   ::mkdir(root.c_str(), 0755);
   char stamp[32];
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
-  return root + "/" + name + "-" + stamp;
+  return root + "/" + runDirectoryName(name) + "-" + stamp;
 }
 
 } // namespace gevo

@@ -43,8 +43,18 @@ absl::Status appendScreenRow(const std::string &path,
                              const std::vector<std::string> &objectives,
                              const ScreenReport &screen);
 
-/// `root`/`name`-YYYYmmdd-HHMMSS, the directory a run writes when the user
-/// names none; creates `root` when missing.
+/// The longest name runDirectoryName gives.
+inline constexpr size_t kMaxRunNameChars = 64;
+
+/// A workload's name as one safe path component: letters, digits, '-', '_'
+/// and '.' (not first) kept, anything else ('/' included) as '_', at most
+/// kMaxRunNameChars characters; "workload" when nothing is left. A workload
+/// named `../../../x` cannot put its run outside the runs' root.
+std::string runDirectoryName(const std::string &workloadName);
+
+/// `root`/`name`-YYYYmmdd-HHMMSS (the name through runDirectoryName), the
+/// directory a run writes when the user names none; creates `root` when
+/// missing.
 std::string timestampedRunDirectory(const std::string &root,
                                     const std::string &name);
 

@@ -18,6 +18,7 @@
 #include "gevo/ir/op_address.h"
 #include "gevo/search/batch_evaluator.h"
 #include "gevo/search/checkpoint.h"
+#include "gevo/search/search_outputs.h"
 #include "gevo/support/csv.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/workbench/run_directory.h"
@@ -347,6 +348,31 @@ TEST(SearchTest, DisturbedPairedChildrenRunAgainAndTheCacheKeepsTheReading) {
               individual.measurement.baselineMedianRunMs);
   }
   EXPECT_EQ(batch[1].measurement.runMs, batch[2].measurement.runMs);
+}
+
+// A workload's name picks the run directory when --out is not given: a name
+// that is a path cannot lead the run out of the runs' root.
+TEST(RunDirectoryName, StaysInsideTheRoot) {
+  std::string root = scratch("runs");
+  for (const std::string &name : std::vector<std::string>{
+           "../../../x", "/etc/passwd", "..", ".", "", "a/../../b",
+           "ok-name_1.2", std::string(300, 'n'), std::string("nul\0in", 6),
+           "\n\t"}) {
+    std::string dir = timestampedRunDirectory(root, name);
+    std::filesystem::path parent = std::filesystem::path(dir).parent_path();
+    EXPECT_EQ(parent, std::filesystem::path(root)) << name;
+    std::string leaf = std::filesystem::path(dir).filename().string();
+    EXPECT_NE(leaf.front(), '.') << name;
+    EXPECT_EQ(leaf.find_first_of("/\\\n\t"), std::string::npos) << name;
+    EXPECT_EQ(std::filesystem::weakly_canonical(dir).parent_path(),
+              std::filesystem::weakly_canonical(root))
+        << name;
+    EXPECT_LE(leaf.size(), kMaxRunNameChars + 16) << name;
+  }
+  EXPECT_EQ(runDirectoryName("../../../x"), "_._.._.._x");
+  EXPECT_EQ(runDirectoryName("digits_mlp_train"), "digits_mlp_train");
+  EXPECT_EQ(runDirectoryName(".."), "_.");
+  EXPECT_EQ(runDirectoryName("/"), "workload");
 }
 
 } // namespace

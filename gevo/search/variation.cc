@@ -2,6 +2,8 @@
 
 #include "gevo/search/variation.h"
 
+#include <algorithm>
+
 #include "gevo/ir/apply_edit.h"
 
 namespace gevo {
@@ -10,12 +12,14 @@ absl::Status Variation::addEdit(mlir::ModuleOp variant,
                                 std::vector<Edit> &edits, std::mt19937_64 &rng,
                                 const std::vector<double> &kindWeights) const {
   absl::StatusOr<Edit> edit;
+  // Never an edit the list has already: replay refuses a patch with one
+  // edit twice.
   if (kindWeights.empty()) {
-    edit = proposeAnyEdit(variant, options, rng);
+    edit = proposeAnyEdit(variant, options, rng, 50, &edits);
   } else {
     MutationOptions weighted = options;
     weighted.kindWeights = kindWeights;
-    edit = proposeAnyEdit(variant, weighted, rng);
+    edit = proposeAnyEdit(variant, weighted, rng, 50, &edits);
   }
   if (!edit.ok())
     return edit.status();
@@ -81,6 +85,8 @@ Variation::retune(const std::vector<Edit> &edits, std::mt19937_64 &rng) const {
       retuneEdit(*prefix.module, edits[at], options, rng);
   if (!moved.ok())
     return std::nullopt;
+  if (std::find(edits.begin(), edits.end(), *moved) != edits.end())
+    return std::nullopt; // the list would hold one edit twice
   std::vector<Edit> out = edits;
   out[at] = *moved;
   // Later edits were made on the old selection or value: those that no

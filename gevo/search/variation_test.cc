@@ -85,5 +85,37 @@ TEST_F(VariationTest, WithoutRetuningOrTunableEditsAnEditIsAdded) {
   EXPECT_EQ(child[0], swap);
 }
 
+// Issue #33: replay refuses a patch with the same edit twice, so neither the
+// search nor //gevo:mutate may draw an edit its list holds. With the same
+// random state, the proposal a list already holds is drawn again.
+TEST_F(VariationTest, NoProposalRepeatsAnEditOfItsList) {
+  MutationOptions options;
+  options.kinds = {EditKind::Constant};
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    std::mt19937_64 first(seed), again(seed);
+    absl::StatusOr<Edit> edit = proposeAnyEdit(*baseline, options, first);
+    ASSERT_TRUE(edit.ok()) << edit.status();
+    std::vector<Edit> taken = {*edit};
+    absl::StatusOr<Edit> next =
+        proposeAnyEdit(*baseline, options, again, 50, &taken);
+    ASSERT_TRUE(next.ok()) << next.status();
+    EXPECT_FALSE(*next == *edit) << "seed " << seed;
+    std::mt19937_64 same(seed);
+    absl::StatusOr<Edit> unrestricted =
+        proposeAnyEdit(*baseline, options, same);
+    ASSERT_TRUE(unrestricted.ok());
+    EXPECT_TRUE(*unrestricted == *edit); // the draw itself is reproducible
+  }
+  // A search's lists: 40 edits drawn one after another, none twice.
+  Variation variation(*baseline, MutationOptions());
+  std::mt19937_64 rng(5);
+  std::vector<Edit> list = variation.randomList(40, rng);
+  for (int i = 0; i < 20; ++i)
+    list = variation.mutate(list, 0.1, 0.3, rng);
+  for (size_t i = 0; i < list.size(); ++i)
+    for (size_t j = i + 1; j < list.size(); ++j)
+      EXPECT_FALSE(list[i] == list[j]) << i << " and " << j;
+}
+
 } // namespace
 } // namespace gevo

@@ -10,8 +10,18 @@ namespace gevo {
 /// applies); 1 stays for internal failures.
 constexpr int kBadInputExitCode = 2;
 
+/// The longest error line a tool prints.
+constexpr size_t kMaxErrorLineChars = 500;
+
+/// `line` cut to at most `maxChars` bytes by eliding its middle (the place
+/// and kind of the error come first, how it ends last): "... [N characters
+/// elided] ...". A UTF-8 character is never split.
+std::string elideMiddle(const std::string &line,
+                        size_t maxChars = kMaxErrorLineChars);
+
 /// Prints `message` as one line on stderr, prefixed with "error: " unless it
-/// already says where and what ("file:line:col: error: ..."), and returns
+/// already says where and what ("file:line:col: error: ..."), elided to
+/// kMaxErrorLineChars (a hostile input's text can be megabytes), and returns
 /// kBadInputExitCode.
 int reportBadInput(const std::string &message);
 

@@ -112,6 +112,14 @@ absl::Status Workbench::measureBaseline() {
   return absl::OkStatus();
 }
 
+Measurement Workbench::measureModule(mlir::OwningOpRef<mlir::ModuleOp> variant,
+                                     const RunRequest &run) {
+  BatchRequest request;
+  request.run = run;
+  pool->setLimits(limitsFor(request));
+  return session->evaluate(*pool, std::move(variant), run);
+}
+
 BuiltVariant Workbench::build(const std::vector<Edit> &edits) {
   return variants->build(edits);
 }

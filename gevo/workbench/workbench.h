@@ -123,6 +123,13 @@ public:
   /// The sandbox limits a batch of `request` runs under.
   SandboxLimits limitsFor(const BatchRequest &request) const;
 
+  /// Measures a module made elsewhere (a module of evaluation().context()
+  /// or of another context with its dialects) in this process's pool, under
+  /// the limits of a plain evaluation (as measure() would): how
+  /// //gevo:evaluate runs a module file.
+  Measurement measureModule(mlir::OwningOpRef<mlir::ModuleOp> variant,
+                            const RunRequest &run);
+
   /// The variant `edits` make, without measuring it (built in
   /// variantContext()).
   BuiltVariant build(const std::vector<Edit> &edits);
