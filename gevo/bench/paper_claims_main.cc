@@ -32,9 +32,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "analysis/analyze.h"
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/bench_tool.h"
+#include "gevo/bench/claim_choice.h"
 #include "gevo/bench/figures.h"
 #include "gevo/eval/harness.h"
 #include "gevo/search/search.h"
@@ -80,58 +82,30 @@ cl::opt<std::string> keepDir(
              "paper-claims beside --json)"),
     cl::init(""), cl::cat(category));
 
+cl::opt<std::string> claimsFlag(
+    "claims",
+    cl::desc("Workloads and their claim, e.g. testdata/fashion_cnn_onnx:"
+             "prediction (default: the digits MLP's prediction and training)"),
+    cl::init("testdata/digits_mlp_predict:prediction,"
+             "testdata/digits_mlp_train:training"),
+    cl::cat(category));
+
 struct Claim {
-  const char *workload;
+  std::string workload;
   bool prediction; // else training
 };
 
-/// The member a user would pick, by the validation split and the
-/// re-measured run time alone (the test split is only read afterwards):
-///   prediction: the fastest member beyond the noise band (run-time ratio
-///     below 1 - noise) whose validation accuracy is at most
-///     --max-accuracy-loss below the unmodified program's;
-///   training: the member with the best validation accuracy above the
-///     unmodified program's at a run-time ratio of at most
-///     --max-runtime-ratio.
-/// nullptr when no member qualifies.
-const gevo::FrontMember *chooseOnValidation(const Claim &claim,
-                                            const gevo::SearchResult &run) {
-  double baseline = run.baselineRemeasured.validation.accuracy();
-  const gevo::FrontMember *chosen = nullptr;
-  for (const gevo::FrontMember &member : run.front) {
-    const gevo::Measurement &m = member.remeasured;
-    if (!m.ok() || m.runtimeRatio <= 0)
-      continue;
-    double accuracy = m.validation.accuracy();
-    if (claim.prediction) {
-      if (accuracy < baseline - maxAccuracyLoss - 1e-9 ||
-          m.runtimeRatio >= 1.0 - run.runtimeNoise)
-        continue;
-      if (!chosen || m.runtimeRatio < chosen->remeasured.runtimeRatio)
-        chosen = &member;
-    } else {
-      if (m.runtimeRatio > maxRuntimeRatio || accuracy <= baseline + 1e-9)
-        continue;
-      if (!chosen || accuracy > chosen->remeasured.validation.accuracy())
-        chosen = &member;
-    }
+/// --claims read: one claim per "workload:kind"; none when one is malformed.
+std::vector<Claim> claimsToRun() {
+  std::vector<Claim> claims;
+  for (absl::string_view item : absl::StrSplit(claimsFlag.getValue(), ',')) {
+    std::pair<std::string, std::string> parts = absl::StrSplit(item, ':');
+    if (parts.second != "prediction" && parts.second != "training")
+      return {};
+    claims.push_back({parts.first, parts.second == "prediction"});
   }
-  return chosen;
+  return claims;
 }
-
-/// The claim's figure for the chosen member, read on the test split:
-/// prediction: speed-up (unmodified run time / variant's - 1); training:
-/// test-accuracy gain (points of 1).
-double claimFigure(const Claim &claim, const gevo::FrontMember &member,
-                   const gevo::SearchResult &run) {
-  const gevo::Measurement &m = member.remeasured;
-  if (claim.prediction)
-    return 1.0 / m.runtimeRatio - 1.0;
-  return m.test.accuracy() - run.baselineRemeasured.test.accuracy();
-}
-
-const Claim kClaims[] = {{"testdata/digits_mlp_predict", true},
-                         {"testdata/digits_mlp_train", false}};
 
 /// `path` as the user gave --out (relative to where the bench was started)
 /// when it lies under `out` (--out resolved), not this machine's absolute
@@ -168,8 +142,7 @@ std::optional<std::string> keep(const std::string &name,
 
 /// The workload's name: the last part of its path.
 std::string workloadName(const Claim &claim) {
-  std::string path = claim.workload;
-  return path.substr(path.rfind('/') + 1);
+  return claim.workload.substr(claim.workload.rfind('/') + 1);
 }
 
 /// The seed whose member had the best figure.
@@ -222,10 +195,11 @@ void printSeedRow(const Claim &claim, int seed, const gevo::SearchResult &run,
 void recordSeed(const Claim &claim, int seed, const std::string &dir,
                 const gevo::SearchResult &run, const std::string &out,
                 ClaimRuns &runs) {
-  const gevo::FrontMember *chosen = chooseOnValidation(claim, run);
+  const gevo::FrontMember *chosen = gevo::chooseOnValidation(
+      {claim.prediction, maxAccuracyLoss, maxRuntimeRatio}, run);
   std::optional<double> seedBest;
   if (chosen)
-    seedBest = claimFigure(claim, *chosen, run);
+    seedBest = gevo::claimFigure(claim.prediction, *chosen, run);
   runs.perSeed.push_back(seedBest.value_or(0.0));
   double baselineTest = run.baselineRemeasured.test.accuracy();
   llvm::json::Object row{{"seed", seed},
@@ -382,7 +356,11 @@ int main(int argc, char **argv) {
   std::string summary;
   std::printf("%-20s %4s %8s %8s %10s %9s %6s  %s\n", "workload", "seed",
               "test", "variant", "figure", "run x", "front", "patch");
-  for (const Claim &claim : kClaims) {
+  std::vector<Claim> claims = claimsToRun();
+  if (claims.empty())
+    return gevo::reportBadInput("--claims: give workload:prediction or "
+                                "workload:training, comma-separated");
+  for (const Claim &claim : claims) {
     absl::StatusOr<ClaimRuns> runs = runSeeds(claim, *seconds, out);
     if (!runs.ok())
       return gevo::reportFailure(runs.status());
