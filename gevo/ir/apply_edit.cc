@@ -181,7 +181,8 @@ absl::Status verifyEdited(mlir::ModuleOp module) {
 } // namespace
 
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
-                       EditOutcome *outcome, int maxFuzz) {
+                       EditOutcome *outcome, int maxFuzz,
+                       const SafetyOptions &safety) {
   EditOutcome local;
   EditOutcome &out = outcome ? *outcome : local;
   const MutationOperator &op = operatorFor(edit.kind);
@@ -189,13 +190,19 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
   ResolvedEdit sites;
   GEVO_RETURN_IF_ERROR(resolveSites(resolver, edit, op, sites));
   GEVO_RETURN_IF_ERROR(resolveRewires(resolver, edit, op, sites));
+  std::vector<SafetyFinding> before;
+  if (safety.check)
+    before = findSafetyProblems(module, safety);
   GEVO_ASSIGN_OR_RETURN(mlir::Operation * created,
                         op.change(edit, sites.target, sites.anchor));
   for (const ResolvedRewire &resolved : sites.rewires)
     GEVO_RETURN_IF_ERROR(setOperand(resolved, created, out));
   if (op.erasesTarget())
     GEVO_RETURN_IF_ERROR(eraseTarget(edit, sites.target));
-  return verifyEdited(module);
+  GEVO_RETURN_IF_ERROR(verifyEdited(module));
+  if (!safety.check)
+    return absl::OkStatus();
+  return blameNewFindings(module, before, safety, &out.unproven);
 }
 
 } // namespace gevo
