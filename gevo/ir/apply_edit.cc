@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/constant_literal.h"
+#include "gevo/ir/edit_safety_check.h"
 #include "gevo/ir/mutation_operator.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/repair.h"
@@ -190,9 +191,9 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
   ResolvedEdit sites;
   GEVO_RETURN_IF_ERROR(resolveSites(resolver, edit, op, sites));
   GEVO_RETURN_IF_ERROR(resolveRewires(resolver, edit, op, sites));
-  std::vector<SafetyFinding> before;
+  std::optional<EditSafetyCheck> check;
   if (safety.check)
-    before = findSafetyProblems(module, safety);
+    check.emplace(module, safety);
   GEVO_ASSIGN_OR_RETURN(mlir::Operation * created,
                         op.change(edit, sites.target, sites.anchor));
   for (const ResolvedRewire &resolved : sites.rewires)
@@ -200,9 +201,7 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
   if (op.erasesTarget())
     GEVO_RETURN_IF_ERROR(eraseTarget(edit, sites.target));
   GEVO_RETURN_IF_ERROR(verifyEdited(module));
-  if (!safety.check)
-    return absl::OkStatus();
-  return blameNewFindings(module, before, safety, &out.unproven);
+  return check ? check->check(&out.unproven) : absl::OkStatus();
 }
 
 } // namespace gevo

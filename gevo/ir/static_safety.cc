@@ -8,15 +8,16 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "gevo/ir/op_address.h"
 #include "gevo/ir/value_ranges.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace gevo {
@@ -273,42 +274,6 @@ private:
 std::vector<SafetyFinding> findSafetyProblems(mlir::ModuleOp module,
                                               const SafetyOptions &options) {
   return Checker(module, options).run();
-}
-
-absl::Status blameNewFindings(mlir::ModuleOp module,
-                              const std::vector<SafetyFinding> &before,
-                              const SafetyOptions &options,
-                              std::vector<std::string> *unproven) {
-  // A finding the module had before the edit, word for word, is not the
-  // edit's; one whose ranges or types the edit changed is.
-  std::map<std::tuple<mlir::Operation *, Kind, std::string>, Level> known;
-  for (const SafetyFinding &finding : before) {
-    Level &level = known
-                       .try_emplace({finding.op, finding.kind, finding.message},
-                                    finding.level)
-                       .first->second;
-    level = std::max(level, finding.level);
-  }
-  std::optional<AddressIndex> index;
-  auto where = [&](mlir::Operation *op) {
-    if (!index)
-      index.emplace(module);
-    std::optional<OpRef> ref = index->refOf(op);
-    return ref ? toString(*ref) : op->getName().getStringRef().str();
-  };
-  for (const SafetyFinding &finding : findSafetyProblems(module, options)) {
-    auto old = known.find({finding.op, finding.kind, finding.message});
-    if (old != known.end() && old->second >= finding.level)
-      continue;
-    std::string message =
-        absl::StrCat(where(finding.op), ": ", finding.message);
-    if (finding.level == Level::Unsafe)
-      return absl::FailedPreconditionError(
-          absl::StrCat("not proven safe: ", message));
-    if (unproven)
-      unproven->push_back(std::move(message));
-  }
-  return absl::OkStatus();
 }
 
 } // namespace gevo

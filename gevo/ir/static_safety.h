@@ -15,8 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/status/status.h"
-
 namespace mlir {
 class ModuleOp;
 class Operation;
@@ -57,16 +55,6 @@ struct SafetyFinding {
 /// dead (a loop that runs no iteration, a function never called) have none.
 std::vector<SafetyFinding> findSafetyProblems(mlir::ModuleOp module,
                                               const SafetyOptions &options);
-
-/// Compares the findings of `module` now with those it had before an edit
-/// (`before`): a finding the module did not have before word for word (a new
-/// op, or an op whose ranges or types changed), or a worse one, is the
-/// edit's. The first Unsafe one is returned as an error naming
-/// the op's address; the Unproven ones are appended to `unproven`.
-absl::Status blameNewFindings(mlir::ModuleOp module,
-                              const std::vector<SafetyFinding> &before,
-                              const SafetyOptions &options,
-                              std::vector<std::string> *unproven);
 
 } // namespace gevo
 
