@@ -82,9 +82,11 @@ llvm::cl::opt<int64_t> maxLoopIterations(
     llvm::cl::desc("The most times an edited loop nest's body may run "
                    "(default 2^24 = 16777216)"),
     llvm::cl::init(gevo::kDefaultMaxLoopIterations), llvm::cl::cat(category));
-llvm::cl::opt<bool> quiet("quiet",
-                          llvm::cl::desc("Print the summary only on failure"),
-                          llvm::cl::cat(category));
+llvm::cl::opt<bool>
+    quiet("quiet",
+          llvm::cl::desc("Print the summary only on failure or when an "
+                         "edit applied unproven"),
+          llvm::cl::cat(category));
 
 } // namespace
 
@@ -159,7 +161,8 @@ int main(int argc, char **argv) {
       outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);
   if (absl::Status status = gevo::writeOutput(path, text); !status.ok())
     return gevo::reportBadInput(std::string(status.message()));
-  if (!quiet)
+  // Unproven edits are never quiet: a build shows what nothing proved.
+  if (!quiet || report->unprovenEdits() > 0)
     llvm::errs() << report->summary(patchPath);
   return 0;
 }

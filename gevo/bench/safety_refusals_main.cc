@@ -28,6 +28,7 @@
 #include "gevo/support/stopwatch.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/workbench/workbench.h"
+#include "replay/patch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
 
@@ -133,8 +134,11 @@ absl::Status measureWorkload(const std::string &workload, int share,
     figures.refused += refusal.has_value();
     if (!refusal && measure != "all")
       continue;
+    std::string lines;
+    for (const gevo::Edit &edit : edits)
+      lines += "\n    " + gevo::printEdit(edit);
     session.submit(pool, std::move(variant), gevo::RunRequest(),
-                   [&figures, refusal](gevo::Measurement m) {
+                   [&figures, refusal, lines](gevo::Measurement m) {
                      std::string outcome = gevo::toString(m.outcome);
                      if (!refusal) {
                        ++figures.acceptedOutcomes[outcome];
@@ -142,7 +146,7 @@ absl::Status measureWorkload(const std::string &workload, int share,
                      }
                      ++figures.refusedOutcomes[outcome];
                      if (m.ok())
-                       figures.falseRefusals.push_back(*refusal);
+                       figures.falseRefusals.push_back(*refusal + lines);
                    });
     std::fprintf(stderr, "\r%s: %d/%d, %lld refused   ", workload.c_str(),
                  i + 1, share, static_cast<long long>(figures.refused));

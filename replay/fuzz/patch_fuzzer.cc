@@ -84,6 +84,21 @@ struct Model {
   }
 };
 
+/// What the run did, printed at exit when GEVO_FUZZ_STATS is set.
+struct Stats {
+  long parsed = 0, accepted = 0, onWorkloads = 0, refusedUnsafe = 0;
+  static void print();
+} stats;
+
+void Stats::print() {
+  std::fprintf(stderr,
+               "patch_fuzzer: %ld patches parsed, %ld replays accepted (%ld "
+               "onto a digits workload), %ld refused by the static check, 0 "
+               "accepted that it refuses\n",
+               stats.parsed, stats.accepted, stats.onWorkloads,
+               stats.refusedUnsafe);
+}
+
 /// What apply accepted must pass the static check as a whole.
 void checkAccepted(mlir::ModuleOp patched, const std::string &printed) {
   for (const gevo::SafetyFinding &finding :
@@ -99,12 +114,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > kMaxInput)
     return 0;
   static Model *model = new Model();
+  static const bool counting = [] {
+    if (std::getenv("GEVO_FUZZ_STATS"))
+      std::atexit(Stats::print);
+    return true;
+  }();
+  (void)counting;
   std::string text(reinterpret_cast<const char *>(data), size);
   absl::StatusOr<gevo::Patch> patch = gevo::parsePatch(text, kName);
   if (!patch.ok()) {
     checkMessage(patch.status());
     return 0;
   }
+  ++stats.parsed;
   std::string printed = gevo::printPatch(*patch);
   absl::StatusOr<gevo::Patch> again = gevo::parsePatch(printed, kName);
   if (!again.ok())
@@ -114,13 +136,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     violated("printing is not a fixpoint", printed);
   for (gevo::OnMismatch policy :
        {gevo::OnMismatch::Skip, gevo::OnMismatch::Error}) {
-    mlir::OwningOpRef<mlir::ModuleOp> work(model->forPatch(*patch).clone());
+    mlir::ModuleOp base = model->forPatch(*patch);
+    mlir::OwningOpRef<mlir::ModuleOp> work(base.clone());
     absl::StatusOr<gevo::ApplyReport> report =
         gevo::applyPatch(*work, *patch, kName, policy);
-    if (!report.ok())
+    if (!report.ok()) {
       checkMessage(report.status());
-    else
-      checkAccepted(*work, printed);
+      stats.refusedUnsafe +=
+          std::string(report.status().message()).find("not proven safe") !=
+          std::string::npos;
+      continue;
+    }
+    checkAccepted(*work, printed);
+    ++stats.accepted;
+    stats.onWorkloads += base != *model->small;
+    for (const gevo::EditResult &edit : report->edits)
+      stats.refusedUnsafe +=
+          edit.reason.find("not proven safe") != std::string::npos;
   }
   return 0;
 }
