@@ -22,6 +22,9 @@ std::string ApplyReport::summary(const std::string &patchName) const {
                     "); edits are re-anchored by op fingerprints\n");
   int applied = 0, reanchored = 0, skipped = 0;
   for (const EditResult &result : edits) {
+    for (const std::string &what : result.unproven)
+      absl::StrAppend(&text, patchName, ":", result.line,
+                      ": warning: unproven: ", what, "\n");
     switch (result.fate) {
     case EditResult::Fate::Applied:
       ++applied;
@@ -39,14 +42,25 @@ std::string ApplyReport::summary(const std::string &patchName) const {
     }
   }
   absl::StrAppend(&text, edits.size(), " edits: ", applied, " applied, ",
-                  reanchored, " re-anchored, ", skipped, " skipped\n");
+                  reanchored, " re-anchored, ", skipped, " skipped");
+  if (int unproven = unprovenEdits())
+    absl::StrAppend(&text, ", ", unproven, " unproven");
+  absl::StrAppend(&text, "\n");
   return text;
+}
+
+int ApplyReport::unprovenEdits() const {
+  int count = 0;
+  for (const EditResult &result : edits)
+    count += !result.unproven.empty();
+  return count;
 }
 
 absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
                                        const Patch &patch,
                                        const std::string &patchName,
                                        OnMismatch onMismatch, int maxFuzz,
+                                       const SafetyOptions &safety,
                                        const AfterEditCheck &afterEach) {
   ApplyReport report;
   report.modelActual = modelFingerprint(module);
@@ -65,7 +79,8 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
       trial = module.clone();
     mlir::ModuleOp target = trial ? *trial : module;
     EditOutcome outcome;
-    absl::Status status = applyEdit(target, entry.edit, &outcome, maxFuzz);
+    absl::Status status =
+        applyEdit(target, entry.edit, &outcome, maxFuzz, safety);
     if (!status.ok()) {
       std::string message(status.message());
       if (outcome.repairMismatch)
@@ -89,6 +104,7 @@ absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
     // Move the edited body into the module (keeps the ModuleOp handle valid).
     if (trial)
       module.getBodyRegion().takeBody(trial->getBodyRegion());
+    result.unproven = std::move(outcome.unproven);
     if (outcome.fuzz > 0) {
       result.fate = EditResult::Fate::Reanchored;
       result.fuzz = outcome.fuzz;

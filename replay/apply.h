@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "gevo/ir/frontend.h"
+#include "gevo/ir/static_safety.h"
 #include "replay/patch.h"
 
 namespace mlir {
@@ -29,12 +30,17 @@ struct EditResult {
   int line = 0;       // in the patch file
   int fuzz = 0;       // for Reanchored
   std::string reason; // for Skipped
+  /// What the static check could not decide about what this edit made (a
+  /// dynamic shape, a caller's scalar): the edit applied, unproven.
+  std::vector<std::string> unproven;
 };
 
 struct ApplyReport {
   bool modelMatches = true;
   std::string modelActual;
   std::vector<EditResult> edits;
+  /// How many edits applied unproven (EditResult::unproven).
+  int unprovenEdits() const;
   /// One line per edit and a total, for people.
   std::string summary(const std::string &patchName) const;
 };
@@ -48,10 +54,14 @@ using AfterEditCheck = std::function<absl::Status(mlir::ModuleOp)>;
 /// module may then hold part of that edit: apply to a clone when the original
 /// must survive); with Skip it is left out (the module stays as before that
 /// edit) and reported. An address re-anchors at most `maxFuzz` ordinals away.
+/// Every edit passes the static check (`safety`, static_safety.h): one it
+/// refuses does not apply, like an edit whose anchor is gone.
 absl::StatusOr<ApplyReport>
 applyPatch(mlir::ModuleOp module, const Patch &patch,
            const std::string &patchName, OnMismatch onMismatch,
-           int maxFuzz = kDefaultMaxFuzz, const AfterEditCheck &afterEach = {});
+           int maxFuzz = kDefaultMaxFuzz,
+           const SafetyOptions &safety = SafetyOptions(),
+           const AfterEditCheck &afterEach = {});
 
 /// Whether `patch` may replay onto an input written in `input` (and
 /// legalised to linalg before the edits apply): a TOSA input needs a patch

@@ -2,8 +2,9 @@
 //
 //   bazel run //replay:apply -- --patch=P.gevo --input=model.mlir -o out.mlir
 //
-// Exit codes: 0 applied, 2 bad input, an edit that does not apply, or a
-// limit passed (--max-edits, --max-growth).
+// Exit codes: 0 applied, 2 bad input, an edit that does not apply (the
+// static check's refusals included: static_safety.h), or a limit passed
+// (--max-edits, --max-growth).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,9 +80,28 @@ llvm::cl::opt<double> maxGrowth(
                    "is an error and nothing is written (default 8; 0: no "
                    "limit)"),
     llvm::cl::init(8), llvm::cl::cat(category));
-llvm::cl::opt<bool> quiet("quiet",
-                          llvm::cl::desc("Print the summary only on failure"),
-                          llvm::cl::cat(category));
+llvm::cl::opt<bool> allowExternalCalls(
+    "allow-external-calls",
+    llvm::cl::desc("Let edits add calls to functions declared without a body "
+                   "(code outside the module); refused by default"),
+    llvm::cl::cat(category));
+llvm::cl::opt<std::string> unproven(
+    "unproven",
+    llvm::cl::desc("What to do with an edit whose accesses or loops the "
+                   "static check cannot decide (they depend on a dynamic "
+                   "shape or a caller's scalar): 'warn' (default: apply it, "
+                   "say so) or 'error' (a build that must be proven safe)"),
+    llvm::cl::init("warn"), llvm::cl::cat(category));
+llvm::cl::opt<int64_t> maxLoopIterations(
+    "max-loop-iterations",
+    llvm::cl::desc("The most times an edited loop nest's body may run "
+                   "(default 2^24 = 16777216)"),
+    llvm::cl::init(gevo::kDefaultMaxLoopIterations), llvm::cl::cat(category));
+llvm::cl::opt<bool>
+    quiet("quiet",
+          llvm::cl::desc("Print the summary only on failure or when an "
+                         "edit applied unproven"),
+          llvm::cl::cat(category));
 
 /// The input module's size, in ops and in bytes (its file's).
 struct ModuleSize {
@@ -127,6 +147,13 @@ int main(int argc, char **argv) {
     return gevo::reportBadInput("--max-fuzz must be 0 or more");
   if (!(maxGrowth >= 0))
     return gevo::reportBadInput("--max-growth must be 0 or more");
+  if (unproven != "warn" && unproven != "error")
+    return gevo::reportBadInput("--unproven must be 'warn' or 'error'");
+  if (maxLoopIterations < 1)
+    return gevo::reportBadInput("--max-loop-iterations must be 1 or more");
+  gevo::SafetyOptions safety;
+  safety.allowExternalCalls = allowExternalCalls;
+  safety.maxLoopIterations = maxLoopIterations;
   if (outputPath != "-" && !inPlace) {
     std::error_code ignored;
     if (std::filesystem::equivalent(gevo::resolveUserPath(outputPath),
@@ -174,7 +201,7 @@ int main(int argc, char **argv) {
   absl::StatusOr<gevo::ApplyReport> report = gevo::applyPatch(
       **module, *patch, patchPath,
       onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error,
-      exact ? 0 : int(maxFuzz), opsWithin);
+      exact ? 0 : int(maxFuzz), safety, opsWithin);
   if (!report.ok())
     return gevo::reportBadInput(std::string(report.status().message()));
   if (exact)
@@ -183,6 +210,12 @@ int main(int argc, char **argv) {
         return gevo::reportBadInput(absl::StrCat(
             patchPath.getValue(), ":", edit.line,
             ": error: the edit re-anchored to another op (--exact)"));
+  if (unproven == "error")
+    for (const gevo::EditResult &edit : report->edits)
+      if (!edit.unproven.empty())
+        return gevo::reportBadInput(absl::StrCat(
+            patchPath.getValue(), ":", edit.line,
+            ": error: unproven (--unproven=error): ", edit.unproven.front()));
   std::string text;
   llvm::raw_string_ostream os(text);
   (*module)->print(os);
@@ -195,7 +228,8 @@ int main(int argc, char **argv) {
       outputPath == "-" ? "-" : gevo::resolveUserPath(outputPath);
   if (absl::Status status = gevo::writeOutput(path, text); !status.ok())
     return gevo::reportBadInput(std::string(status.message()));
-  if (!quiet)
+  // Unproven edits are never quiet: a build shows what nothing proved.
+  if (!quiet || report->unprovenEdits() > 0)
     llvm::errs() << report->summary(patchPath);
   return 0;
 }

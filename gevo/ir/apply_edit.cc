@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/constant_literal.h"
+#include "gevo/ir/edit_safety_check.h"
 #include "gevo/ir/mutation_operator.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/repair.h"
@@ -181,7 +182,8 @@ absl::Status verifyEdited(mlir::ModuleOp module) {
 } // namespace
 
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
-                       EditOutcome *outcome, int maxFuzz) {
+                       EditOutcome *outcome, int maxFuzz,
+                       const SafetyOptions &safety) {
   EditOutcome local;
   EditOutcome &out = outcome ? *outcome : local;
   const MutationOperator &op = operatorFor(edit.kind);
@@ -189,13 +191,17 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
   ResolvedEdit sites;
   GEVO_RETURN_IF_ERROR(resolveSites(resolver, edit, op, sites));
   GEVO_RETURN_IF_ERROR(resolveRewires(resolver, edit, op, sites));
+  std::optional<EditSafetyCheck> check;
+  if (safety.check)
+    check.emplace(module, safety);
   GEVO_ASSIGN_OR_RETURN(mlir::Operation * created,
                         op.change(edit, sites.target, sites.anchor));
   for (const ResolvedRewire &resolved : sites.rewires)
     GEVO_RETURN_IF_ERROR(setOperand(resolved, created, out));
   if (op.erasesTarget())
     GEVO_RETURN_IF_ERROR(eraseTarget(edit, sites.target));
-  return verifyEdited(module);
+  GEVO_RETURN_IF_ERROR(verifyEdited(module));
+  return check ? check->check(&out.unproven) : absl::OkStatus();
 }
 
 } // namespace gevo

@@ -11,9 +11,11 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "gevo/ir/edit.h"
+#include "gevo/ir/static_safety.h"
 
 namespace mlir {
 class ModuleOp;
@@ -32,16 +34,22 @@ struct EditOutcome {
     Repair recorded;
   };
   std::optional<RepairMismatch> repairMismatch;
+  /// What the edit made that the static check could not decide (it depends
+  /// on a dynamic shape or a caller's scalar), one line each.
+  std::vector<std::string> unproven;
 };
 
 /// Applies `edit` to `module` in place. On error the module may be partly
 /// changed: apply to a clone when the original must survive. Errors say what
 /// failed: an address (gone, ambiguous), a repair that differs from the
 /// recorded one, or IR that no longer verifies. An address re-anchors at most
-/// `maxFuzz` ordinals away (kDefaultMaxFuzz in edit.h).
+/// `maxFuzz` ordinals away (kDefaultMaxFuzz in edit.h). An edit after which
+/// the module has an access, loop, call or write the static check
+/// (static_safety.h) refuses and did not have before is an error too.
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome = nullptr,
-                       int maxFuzz = kDefaultMaxFuzz);
+                       int maxFuzz = kDefaultMaxFuzz,
+                       const SafetyOptions &safety = SafetyOptions());
 
 } // namespace gevo
 

@@ -16,10 +16,13 @@
 namespace gevo {
 namespace {
 
-/// `edit` applied to a clone of `module`, which must verify.
-absl::StatusOr<Edit> verified(mlir::ModuleOp module, Edit edit) {
+/// `edit` applied to a clone of `module`, which must verify and pass the
+/// static check.
+absl::StatusOr<Edit> verified(mlir::ModuleOp module, Edit edit,
+                              const SafetyOptions &safety) {
   mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
-  GEVO_RETURN_IF_ERROR(applyEdit(*check, edit));
+  GEVO_RETURN_IF_ERROR(
+      applyEdit(*check, edit, nullptr, kDefaultMaxFuzz, safety));
   return edit;
 }
 
@@ -31,7 +34,7 @@ absl::StatusOr<Edit> propose(mlir::ModuleOp module, EditKind kind,
   edit.kind = kind;
   GEVO_RETURN_IF_ERROR(operatorFor(kind).propose(scope, rng, edit));
   // Every proposal must replay: apply it to a clone and verify.
-  return verified(module, std::move(edit));
+  return verified(module, std::move(edit), options.safety);
 }
 
 } // namespace
@@ -48,7 +51,7 @@ absl::StatusOr<Edit> retuneEdit(mlir::ModuleOp module, const Edit &edit,
   MutationScope scope{module, index, options};
   Edit moved = edit;
   GEVO_RETURN_IF_ERROR(op.retune(scope, rng, moved));
-  return verified(module, std::move(moved));
+  return verified(module, std::move(moved), options.safety);
 }
 
 absl::StatusOr<std::vector<EditKind>> parseEditKinds(const std::string &list) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gevo/ir/edit.h"
+#include "gevo/ir/static_safety.h"
 
 namespace mlir {
 class Operation;
@@ -39,6 +40,10 @@ struct MutationOptions {
   /// neighbourhood exploration tries each op in turn). An op of the module
   /// being mutated.
   mlir::Operation *target = nullptr;
+  /// The static check every proposal passes (static_safety.h): an edit it
+  /// refuses is never proposed, as one that does not verify. Off only for
+  /// benchmarks that measure the check.
+  SafetyOptions safety;
 };
 
 /// Whether the user's filters (functions, op-name prefixes) let an operator

@@ -7,7 +7,8 @@ fuzzer="$1"
 seconds="${2:-60}"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 mkdir -p "$tmp/corpus" "$tmp/artifacts"
-cp gevo/ir/testdata/golden/*.gevo "$tmp/corpus/"
+cp gevo/ir/testdata/golden/*.gevo replay/fuzz/seeds/*.gevo \
+  analysis/testdata/labels/*.gevo "$tmp/corpus/"
 help="$("$fuzzer" -help=1 2>&1 || true)" # all of it: grep -q would SIGPIPE it
 if [[ "$help" != *libFuzzer* ]]; then
   echo "not a libFuzzer build: run with --config=fuzz"

@@ -1,0 +1,260 @@
+//===- static_safety_test.cc - Replay refuses what it cannot prove safe ---===//
+//
+// Issue #33's hand-written patches on the shipped workloads: each is an error
+// naming its line (out-of-bounds reads, loop bounds past the data, a step of
+// 0, a loop of 2^63-1 trips, a write into the caller's input, a new call to
+// an external function); the same edits kept in bounds still apply; edits on
+// dynamic shapes apply as unproven; the shipped models have no finding, and
+// random mutations never add one the check refuses.
+//
+//===----------------------------------------------------------------------===//
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "gevo/ir/apply_edit.h"
+#include "gevo/ir/mlir_support.h"
+#include "gevo/ir/mutation.h"
+#include "gevo/ir/static_safety.h"
+#include "gevo/support/tool_paths.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "replay/apply.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr char kPredict[] = "testdata/digits_mlp_predict/model.mlir";
+constexpr char kTrain[] = "testdata/digits_mlp_train/model.mlir";
+constexpr char kPredictModel[] = "model cde60b2ac6f8466a\n";
+constexpr char kTrainModel[] = "model 925d89644e457032\n";
+
+std::string readRunfile(const std::string &path) {
+  std::ifstream in(findRunfile(path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A declared (external) function, called once, and a function it is not
+// called from.
+constexpr char kExternalCall[] = R"mlir(
+func.func private @host_log(i64)
+func.func @scale(%v: tensor<4xf32>) -> tensor<4xf32> {
+  return %v : tensor<4xf32>
+}
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %code = arith.constant 1 : i64
+  func.call @host_log(%code) : (i64) -> ()
+  %y = func.call @scale(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+)mlir";
+
+// A loop over a dynamic number of rows, up to a caller's scalar.
+constexpr char kDynamic[] = R"mlir(
+func.func @main(%x: tensor<?x4xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = tensor.extract %x[%i, %c3] : tensor<?x4xf32>
+    %s = arith.addf %acc, %v : f32
+    scf.yield %s : f32
+  }
+  return %sum : f32
+}
+)mlir";
+
+class StaticSafetyTest : public ::testing::Test {
+protected:
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+
+  mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
+    auto module = parseModule(*context, text, "model.mlir");
+    EXPECT_TRUE(module.ok()) << module.status();
+    return module.ok() ? std::move(*module) : nullptr;
+  }
+
+  /// Applies `edits` (header added) to `source` with the error policy.
+  absl::StatusOr<ApplyReport> apply(const std::string &source,
+                                    const std::string &model,
+                                    const std::string &edits,
+                                    const SafetyOptions &safety = {}) {
+    mlir::OwningOpRef<mlir::ModuleOp> module = parse(source);
+    absl::StatusOr<Patch> patch =
+        parsePatch("gevo-patch 1\n" + model + edits, "p.gevo");
+    if (!patch.ok())
+      return patch.status();
+    return applyPatch(*module, *patch, "p.gevo", OnMismatch::Error,
+                      kDefaultMaxFuzz, safety);
+  }
+
+  /// The error of `edits` on the training workload.
+  std::string trainError(const std::string &edits) {
+    absl::StatusOr<ApplyReport> report =
+        apply(readRunfile(kTrain), kTrainModel, edits);
+    EXPECT_FALSE(report.ok()) << edits;
+    return report.ok() ? "" : std::string(report.status().message());
+  }
+};
+
+TEST_F(StaticSafetyTest, ShippedModelsHaveNoFinding) {
+  for (const char *path : {kPredict, kTrain}) {
+    mlir::OwningOpRef<mlir::ModuleOp> module = parse(readRunfile(path));
+    EXPECT_THAT(findSafetyProblems(*module, SafetyOptions()),
+                ::testing::IsEmpty())
+        << path;
+  }
+}
+
+TEST_F(StaticSafetyTest, ReadPastTheInputIsRefusedAtItsLine) {
+  const std::string rewire = "operand @main/linalg.fill#0~72b98bd2 ; "
+                             "@main/linalg.fill#0~72b98bd2[0] <- @main^0 "
+                             "via extract\n";
+  for (const char *index : {"361", "100000000"}) {
+    absl::StatusOr<ApplyReport> report = apply(
+        readRunfile(kPredict), kPredictModel,
+        rewire + "constant @main/arith.constant#8~3a8d3f45 = " + index + "\n");
+    ASSERT_FALSE(report.ok()) << index;
+    std::string message(report.status().message());
+    EXPECT_THAT(message, StartsWith("p.gevo:4: error: edit 2 (constant"));
+    EXPECT_THAT(message, HasSubstr("@main/tensor.extract#0"));
+    EXPECT_THAT(message, HasSubstr(std::string("index 0 is in [") + index));
+    EXPECT_THAT(message, HasSubstr("outside [0, 359] of tensor<360x64xf32>"));
+  }
+  // x[63, 63] is inside the 360x64 input.
+  absl::StatusOr<ApplyReport> inside =
+      apply(readRunfile(kPredict), kPredictModel,
+            rewire + "constant @main/arith.constant#8~3a8d3f45 = 63\n");
+  ASSERT_TRUE(inside.ok()) << inside.status();
+  EXPECT_EQ(inside->unprovenEdits(), 0);
+}
+
+TEST_F(StaticSafetyTest, TrainingLoopBoundsPastTheDataAreRefused) {
+  // The batch count (33) or the batch size (32) raised to 40 reads rows past
+  // the 1077 of train_x; 0 moved to -32 starts before row 0; the batch size
+  // -32 reads rows -1024 ... 0.
+  for (const char *edit : {"constant @main/arith.constant#6~19fcc208 = 40",
+                           "constant @main/arith.constant#4~2467593c = 40",
+                           "constant @main/arith.constant#2~3a8d3f45 = -32",
+                           "constant @main/arith.constant#4~2467593c = -32"}) {
+    std::string message = trainError(std::string(edit) + "\n");
+    EXPECT_THAT(message, StartsWith("p.gevo:3: error: edit 1 (constant"));
+    EXPECT_THAT(message, HasSubstr("@main/tensor.extract_slice#0"));
+    EXPECT_THAT(message, HasSubstr("of tensor<1077x64xf32>"));
+  }
+}
+
+TEST_F(StaticSafetyTest, StepZeroAndEndlessLoopsAreRefused) {
+  std::string step =
+      trainError("constant @main/arith.constant#3~5b471f57 = 0\n");
+  EXPECT_THAT(step, StartsWith("p.gevo:3: error:"));
+  EXPECT_THAT(step, HasSubstr("the step is in [0, 0]"));
+  std::string trips = trainError(
+      "constant @main/arith.constant#5~23e58424 = 9223372036854775807\n");
+  EXPECT_THAT(trips, StartsWith("p.gevo:3: error:"));
+  EXPECT_THAT(trips, HasSubstr("@main/scf.for#0"));
+  EXPECT_THAT(trips, HasSubstr("more than the limit of 16777216"));
+  // A raised limit lets 2^30 epochs through.
+  SafetyOptions raised;
+  raised.maxLoopIterations = int64_t(1) << 40;
+  EXPECT_TRUE(apply(readRunfile(kTrain), kTrainModel,
+                    "constant @main/arith.constant#5~23e58424 = 1073741824\n",
+                    raised)
+                  .ok());
+}
+
+TEST_F(StaticSafetyTest, TrainingEditsThatStayInBoundsApply) {
+  // 40 epochs, 20 batches, batches of 30 rows, no batch or no epoch at all.
+  for (const char *edit : {"constant @main/arith.constant#5~23e58424 = 40",
+                           "constant @main/arith.constant#6~19fcc208 = 20",
+                           "constant @main/arith.constant#4~2467593c = 30",
+                           "constant @main/arith.constant#6~19fcc208 = -32",
+                           "constant @main/arith.constant#5~23e58424 = -32"}) {
+    absl::StatusOr<ApplyReport> report =
+        apply(readRunfile(kTrain), kTrainModel, std::string(edit) + "\n");
+    ASSERT_TRUE(report.ok()) << edit << ": " << report.status();
+    EXPECT_EQ(report->unprovenEdits(), 0) << edit;
+  }
+}
+
+TEST_F(StaticSafetyTest, WriteIntoTheCallersInputIsRefused) {
+  absl::StatusOr<ApplyReport> report =
+      apply(readRunfile(kPredict), kPredictModel,
+            "operand @main/linalg.generic#0~947b5831 ; "
+            "@main/linalg.generic#0~947b5831[1] <- @main^0\n");
+  ASSERT_FALSE(report.ok());
+  std::string message(report.status().message());
+  EXPECT_THAT(message, StartsWith("p.gevo:3: error:"));
+  EXPECT_THAT(message, HasSubstr("operand 1 writes into argument 0 of @main"));
+}
+
+TEST_F(StaticSafetyTest, NewCallsToExternalFunctionsNeedTheFlag) {
+  const std::string copy = "copy @main/func.call#0~cd1dc355 before "
+                           "@scale/func.return#0~f365b8d7 ; new[0] <- "
+                           "const(7)\n";
+  const std::string model = "model baeb524b75be0cfe\n";
+  absl::StatusOr<ApplyReport> refused = apply(kExternalCall, model, copy);
+  ASSERT_FALSE(refused.ok());
+  std::string message(refused.status().message());
+  EXPECT_THAT(message, StartsWith("p.gevo:3: error:"));
+  EXPECT_THAT(message,
+              HasSubstr("calls @host_log, a function declared without a body"));
+  SafetyOptions allowed;
+  allowed.allowExternalCalls = true;
+  EXPECT_TRUE(apply(kExternalCall, model, copy, allowed).ok());
+  // A copied call to a function with a body is no new external call.
+  EXPECT_TRUE(apply(kExternalCall, model,
+                    "copy @main/func.call#1~8f991322 before "
+                    "@main/func.return#0~e4de1f01\n")
+                  .ok());
+}
+
+TEST_F(StaticSafetyTest, DynamicShapesApplyUnproven) {
+  const std::string model = "model ee238105d9341c4e\n";
+  // A step of 2 up to a caller's %n: the trip count is the caller's.
+  absl::StatusOr<ApplyReport> report =
+      apply(kDynamic, model, "constant @main/arith.constant#1~5b471f57 = 2\n");
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->unprovenEdits(), 1);
+  EXPECT_THAT(report->summary("p.gevo"),
+              HasSubstr("p.gevo:3: warning: unproven: @main/scf.for#0"));
+  EXPECT_THAT(report->summary("p.gevo"), HasSubstr("1 unproven"));
+  // The static column is still checked: column 4 of a ?x4 tensor is not.
+  absl::StatusOr<ApplyReport> column =
+      apply(kDynamic, model, "constant @main/arith.constant#2~52bcc46a = 4\n");
+  ASSERT_FALSE(column.ok());
+  EXPECT_THAT(std::string(column.status().message()),
+              HasSubstr("index 1 is in [4, 4], outside [0, 3]"));
+}
+
+TEST_F(StaticSafetyTest, RandomMutationsAddNothingTheCheckRefuses) {
+  for (const char *path : {kPredict, kTrain}) {
+    mlir::OwningOpRef<mlir::ModuleOp> base = parse(readRunfile(path));
+    Rng rng(33);
+    for (int i = 0; i < 40; ++i) {
+      mlir::OwningOpRef<mlir::ModuleOp> module(base->clone());
+      for (int edits = 0; edits < 3; ++edits) {
+        absl::StatusOr<Edit> edit =
+            proposeAnyEdit(*module, MutationOptions(), rng);
+        ASSERT_TRUE(edit.ok()) << edit.status();
+        ASSERT_TRUE(applyEdit(*module, *edit).ok());
+      }
+      for (const SafetyFinding &finding :
+           findSafetyProblems(*module, SafetyOptions()))
+        EXPECT_EQ(finding.level, SafetyFinding::Level::Unproven)
+            << path << ": " << finding.message;
+    }
+  }
+}
+
+} // namespace
+} // namespace gevo
