@@ -95,6 +95,11 @@ def _gevo_patch_impl(ctx):
     if not ctx.attr.allow_reanchor:
         args.add("--exact")
         args.add("--quiet")
+    # An edit the static check cannot prove safe (it depends on a dynamic
+    # shape or a caller's scalar) fails the build unless the rule allows it;
+    # apply's warning line names it either way.
+    if not ctx.attr.allow_unproven:
+        args.add("--unproven=error")
     # else re-anchoring is allowed but never quiet: apply's summary (shown
     # with the action's output) says which edits moved.
     ctx.actions.run(
@@ -145,6 +150,15 @@ gevo_patch = rule(
                   "prints which); by default the module must be that very " +
                   "model and every edit must apply where it points " +
                   "(replay:apply --exact).",
+            default = False,
+        ),
+        "allow_unproven": attr.bool(
+            doc = "Build a patch with edits whose accesses or loops the " +
+                  "static check cannot decide (they depend on a dynamic " +
+                  "shape or a caller's scalar); apply names each in a " +
+                  "warning line. By default such an edit fails the build " +
+                  "(replay:apply --unproven=error): a patch from someone " +
+                  "else must be proven in bounds before it is linked.",
             default = False,
         ),
         "_apply": attr.label(
