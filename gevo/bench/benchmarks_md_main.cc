@@ -57,6 +57,8 @@ int main(int argc, char **argv) {
   compileProfile(md);
   onnxConformance(md);
   racing(md);
+  safety(md);
+  importedClaims(md);
   absl::Status written =
       gevo::writeOutput(gevo::resolveUserPath(outputPath), md.str());
   if (!written.ok())

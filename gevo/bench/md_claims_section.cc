@@ -297,4 +297,57 @@ void paperClaims(std::ostringstream &md) {
   trainCeiling(md);
 }
 
+namespace {
+
+/// One imported or generated workload's claim (paper_claims --claims):
+/// its table and a goal line with the goal.
+void importedClaim(std::ostringstream &md, const std::string &file,
+                   bool prediction) {
+  std::optional<llvm::json::Value> v;
+  const Object *o = figuresOf(md, file, v);
+  if (!o)
+    return;
+  const Object *c = o->getObject(prediction ? "prediction" : "training");
+  md << absl::StrFormat(
+      "`%s`, %.0f s budget, seeds 1..%d, chosen on validation (%s), read on "
+      "test.\n\n",
+      c ? str(c, "workload") : "-", num(o, "budget_seconds"),
+      int(num(o, "seeds")),
+      prediction ? absl::StrFormat("within %.1f points of validation accuracy",
+                                   100 * num(o, "max_accuracy_loss"))
+                 : absl::StrFormat("run-time ratio at most %.2f",
+                                   num(o, "max_runtime_ratio")));
+  claim(md, c, prediction);
+  double best = c ? num(c, "best_figure") : 0;
+  double loss =
+      c ? num(c, "baseline_test_accuracy") - num(c, "test_accuracy") : 0;
+  bool met = c && c->get("best_figure") &&
+             (prediction ? best >= 0.5 && loss <= 0.01 + 1e-9 : best >= 0.10);
+  md << absl::StrFormat(
+      "%s: %s.\n\n", met ? "**Goal met**" : "**Goal missed**",
+      prediction
+          ? absl::StrFormat("%.2fx faster at %+.1f test points (goal: at least "
+                            "1.5x within 1 test point)",
+                            1 + best, -100 * loss)
+          : absl::StrFormat("%+.1f test points (goal: at least +10 at a run "
+                            "time no worse than the unmodified program's)",
+                            100 * best));
+}
+
+} // namespace
+
+void importedClaims(std::ostringstream &md) {
+  md << "## 13. Searches on models we did not write (goals: the imported "
+        "Fashion CNN at least 1.5x faster within 1 test point in 20 minutes; "
+        "the generated Fashion MLP training at least +10 test points at no "
+        "more run time in 30 minutes)\n\n`bazel run //gevo/bench:paper_claims "
+        "-- --claims=testdata/fashion_cnn_onnx:prediction --budget=20m "
+        "--seeds=1 --max-accuracy-loss=0.01 --json=bench-results/"
+        "fashion_cnn_claims.json` and `... --claims=testdata/"
+        "fashion_mlp_train_generated:training --budget=30m --seeds=1 "
+        "--json=bench-results/fashion_train_claims.json`\n\n";
+  importedClaim(md, "fashion_cnn_claims.json", true);
+  importedClaim(md, "fashion_train_claims.json", false);
+}
+
 } // namespace gevo::bench_md

@@ -9,10 +9,10 @@
 #
 # Benchmarks: throughput search_vs_random minimizers paper_claims
 # train_ceiling scaling scale_out ir_scaling stress compile_profile
-# onnx_conformance racing.
+# onnx_conformance racing safety_refusals patch_fuzz.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-all=(throughput search_vs_random minimizers paper_claims train_ceiling scaling scale_out ir_scaling stress compile_profile onnx_conformance racing)
+all=(throughput search_vs_random minimizers paper_claims train_ceiling scaling scale_out ir_scaling stress compile_profile onnx_conformance racing safety_refusals patch_fuzz)
 steps=("$@")
 ((${#steps[@]})) || steps=("${all[@]}")
 for step in "${steps[@]}"; do
@@ -64,6 +64,10 @@ for step in "${steps[@]}"; do
     run //gevo/bench:onnx_conformance -- --json="$out/onnx_conformance.json" ;;
   racing)
     run //gevo/bench:racing -- --json="$out/racing.json" ;;
+  safety_refusals)
+    run //gevo/bench:safety_refusals -- --json="$out/safety_refusals.json" ;;
+  patch_fuzz)
+    gevo/bench/patch_fuzz.sh "$out/patch_fuzz.json" ;;
   esac
 done
 run //gevo/bench:benchmarks_md -- --results="$out" -o BENCHMARKS.md
