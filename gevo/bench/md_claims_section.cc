@@ -309,9 +309,12 @@ void importedClaim(std::ostringstream &md, const std::string &file,
     return;
   const Object *c = o->getObject(prediction ? "prediction" : "training");
   md << absl::StrFormat(
-      "`%s`, %.0f s budget, seeds 1..%d, chosen on validation (%s), read on "
-      "test.\n\n",
+      "`%s`, %.0f s budget, %s, seeds 1..%d, chosen on validation (%s), "
+      "read on test.\n\n",
       c ? str(c, "workload") : "-", num(o, "budget_seconds"),
+      num(o, "workers") > 0
+          ? absl::StrFormat("%d worker(s)", int(num(o, "workers")))
+          : std::string("a worker per core"),
       int(num(o, "seeds")),
       prediction ? absl::StrFormat("within %.1f points of validation accuracy",
                                    100 * num(o, "max_accuracy_loss"))

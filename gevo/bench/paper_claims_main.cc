@@ -352,7 +352,8 @@ int main(int argc, char **argv) {
   llvm::json::Object figures{{"budget_seconds", *seconds},
                              {"seeds", seeds.getValue()},
                              {"max_accuracy_loss", maxAccuracyLoss.getValue()},
-                             {"max_runtime_ratio", maxRuntimeRatio.getValue()}};
+                             {"max_runtime_ratio", maxRuntimeRatio.getValue()},
+                             {"workers", workers.getValue()}};
   std::string summary;
   std::printf("%-20s %4s %8s %8s %10s %9s %6s  %s\n", "workload", "seed",
               "test", "variant", "figure", "run x", "front", "patch");
