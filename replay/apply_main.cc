@@ -1,6 +1,7 @@
 //===- apply_main.cc - gevo-apply: replay a patch onto fresh MLIR ---------===//
 //
 //   bazel run //replay:apply -- --patch=P.gevo --input=model.mlir -o out.mlir
+//   (--input may also be a workload: its module as the search loads it)
 //
 // Exit codes: 0 applied, 2 bad input, an edit that does not apply, or a
 // limit passed (--max-edits, --max-growth).
