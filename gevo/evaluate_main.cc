@@ -160,8 +160,10 @@ int main(int argc, char **argv) {
     // workload's own runs first and sets the time limit.
     std::string variantPath =
         modulePath.empty() ? "" : gevo::resolveUserPath(modulePath);
-    if (!variantPath.empty() && (inProcess || check))
-      spec->modulePath = variantPath;
+    if (!variantPath.empty() && (inProcess || check)) {
+      spec->modulePath = variantPath; // the whole program, not a forward one
+      spec->training.reset();
+    }
     if (check) {
       absl::StatusOr<std::string> summary = gevo::checkWorkload(*spec);
       if (!summary.ok()) {

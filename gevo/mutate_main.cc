@@ -12,6 +12,7 @@
 #include <random>
 
 #include "absl/strings/str_split.h"
+#include "gevo/eval/workload/workload_module.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/edit.h"
 #include "gevo/ir/frontend.h"
@@ -32,7 +33,9 @@ namespace {
 llvm::cl::OptionCategory category("gevo-mutate options");
 llvm::cl::opt<std::string>
     inputPath("input",
-              llvm::cl::desc("MLIR module to mutate, or an ONNX model (.onnx)"),
+              llvm::cl::desc("MLIR module to mutate, an ONNX model (.onnx), "
+                             "or a workload (.json or its directory): its "
+                             "module as a search loads it"),
               llvm::cl::value_desc("model.mlir"), llvm::cl::Required,
               llvm::cl::cat(category));
 llvm::cl::opt<int64_t>
@@ -102,8 +105,11 @@ int main(int argc, char **argv) {
   gevo::SourceForm form = gevo::SourceForm::Linalg;
   gevo::ImportSettings import;
   import.batch = batch;
-  auto module = gevo::loadLinalgModule(
-      *context, gevo::resolveUserPath(inputPath), &form, import);
+  std::string input = gevo::resolveUserPath(inputPath);
+  auto module =
+      gevo::isWorkloadPath(input)
+          ? gevo::loadWorkloadModuleAt(*context, input, &form, &import)
+          : gevo::loadLinalgModule(*context, input, &form, import);
   if (!module.ok())
     return gevo::reportBadInput(std::string(module.status().message()));
   if (list) {

@@ -3,6 +3,7 @@
 #include "replay/apply.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
@@ -128,6 +129,15 @@ absl::Status checkPatchSource(const Patch &patch, const std::string &patchName,
                      "made for a module written in ",
                      patch.source.empty() ? "linalg" : patch.source,
                      ": it has no 'source onnx batch=N' line"));
+  if (input == SourceForm::Training &&
+      !absl::StartsWith(patch.source, "training "))
+    return absl::InvalidArgumentError(absl::StrCat(
+        patchName,
+        ":2: error: the input is a training program generated from a "
+        "workload's training field, but the patch was made for a module "
+        "written in ",
+        patch.source.empty() ? "linalg" : patch.source,
+        ": it has no 'source training' line"));
   if (input != SourceForm::Tosa || patch.source == "tosa")
     return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(

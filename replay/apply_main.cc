@@ -1,6 +1,7 @@
 //===- apply_main.cc - gevo-apply: replay a patch onto fresh MLIR ---------===//
 //
 //   bazel run //replay:apply -- --patch=P.gevo --input=model.mlir -o out.mlir
+//   (--input may also be a workload: its module as the search loads it)
 //
 // Exit codes: 0 applied, 2 bad input, an edit that does not apply (the
 // static check's refusals included: static_safety.h), or a limit passed
@@ -13,6 +14,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "gevo/eval/workload/workload_module.h"
 #include "gevo/ir/frontend.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/op_address.h"
@@ -34,8 +36,11 @@ llvm::cl::opt<std::string> patchPath("patch", llvm::cl::desc("Patch to apply"),
                                      llvm::cl::cat(category));
 llvm::cl::opt<std::string> inputPath(
     "input",
-    llvm::cl::desc("MLIR module to patch, or an ONNX model (.onnx), imported "
-                   "as the patch's `source onnx batch=N` line says"),
+    llvm::cl::desc("MLIR module to patch, an ONNX model (.onnx), imported "
+                   "as the patch's `source onnx batch=N` line says, or a "
+                   "workload (.json or its directory), its module loaded as "
+                   "a search loads it (a `training` field's program "
+                   "generated)"),
     llvm::cl::value_desc("model.mlir"), llvm::cl::Required,
     llvm::cl::cat(category));
 llvm::cl::opt<std::string>
@@ -132,6 +137,57 @@ absl::Status checkGrowth(double before, double after, const char *what) {
                    " (--max-growth raises the limit)"));
 }
 
+/// The input, legalised to linalg: what the patch's edits address.
+struct Input {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  ModuleSize size;
+};
+
+/// A workload's module as the search loaded it (an ONNX model imported, a
+/// training program generated), which must be the one the patch's `source`
+/// line names; or a module file: TOSA legalised, ONNX imported as the
+/// patch's `source onnx` line says.
+absl::StatusOr<Input> loadInput(mlir::MLIRContext &context,
+                                const gevo::Patch &patch,
+                                const std::string &patchFile) {
+  std::string input = gevo::resolveUserPath(inputPath);
+  gevo::SourceForm form = gevo::SourceForm::Linalg;
+  gevo::ImportSettings import;
+  if (std::optional<gevo::OnnxSource> onnx = gevo::onnxSource(patch)) {
+    import.batch = onnx->batch;
+    import.entry = onnx->entry;
+  }
+  bool workload = gevo::isWorkloadPath(input);
+  if (!workload && gevo::isOnnxPath(input))
+    if (absl::Status status =
+            gevo::checkPatchSource(patch, patchFile, gevo::SourceForm::Onnx);
+        !status.ok())
+      return status;
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      workload ? gevo::loadWorkloadModuleAt(context, input, &form, &import)
+               : gevo::loadLinalgModule(context, input, &form, import);
+  if (!module.ok())
+    return module.status();
+  if (absl::Status status = gevo::checkPatchSource(patch, patchFile, form);
+      !status.ok())
+    return status;
+  std::string source = gevo::sourceLine(form, import);
+  if (form == gevo::SourceForm::Training && patch.source != source)
+    return absl::InvalidArgumentError(
+        absl::StrCat(patchFile, ":2: error: the patch was made for `source ",
+                     patch.source, "`, the workload generates `source ", source,
+                     "` (another forward module or training spec)"));
+  Input result;
+  result.module = std::move(*module);
+  result.size = sizeOf(*result.module, input);
+  if (workload) { // the program's printed size, not the spec file's
+    std::string text;
+    llvm::raw_string_ostream(text) << *result.module;
+    result.size.bytes = text.size();
+  }
+  return result;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -166,31 +222,15 @@ int main(int argc, char **argv) {
   if (!patch.ok())
     return gevo::reportBadInput(std::string(patch.status().message()));
   std::unique_ptr<mlir::MLIRContext> context = gevo::createContext();
-  // A TOSA input is legalised first, an ONNX one imported as the patch's
-  // `source onnx` line says: the patch's edits address linalg.
-  std::string input = gevo::resolveUserPath(inputPath);
-  gevo::ImportSettings import;
-  if (std::optional<gevo::OnnxSource> onnx = gevo::onnxSource(*patch)) {
-    import.batch = onnx->batch;
-    import.entry = onnx->entry;
-  }
-  if (gevo::isOnnxPath(input))
-    if (absl::Status status =
-            gevo::checkPatchSource(*patch, patchFile, gevo::SourceForm::Onnx);
-        !status.ok())
-      return gevo::reportBadInput(std::string(status.message()));
-  gevo::SourceForm form = gevo::SourceForm::Linalg;
-  auto module = gevo::loadLinalgModule(*context, input, &form, import);
-  if (!module.ok())
-    return gevo::reportBadInput(std::string(module.status().message()));
-  ModuleSize before = sizeOf(**module, gevo::resolveUserPath(inputPath));
-  if (absl::Status status = gevo::checkPatchSource(*patch, patchFile, form);
-      !status.ok())
-    return gevo::reportBadInput(std::string(status.message()));
-  if (exact && gevo::modelFingerprint(**module) != patch->model)
+  absl::StatusOr<Input> loaded = loadInput(*context, *patch, patchFile);
+  if (!loaded.ok())
+    return gevo::reportBadInput(std::string(loaded.status().message()));
+  mlir::OwningOpRef<mlir::ModuleOp> &module = loaded->module;
+  ModuleSize before = loaded->size;
+  if (exact && gevo::modelFingerprint(*module) != patch->model)
     return gevo::reportBadInput(absl::StrCat(
         patchPath.getValue(), ":2: error: the patch was made for model ",
-        patch->model, ", the input is model ", gevo::modelFingerprint(**module),
+        patch->model, ", the input is model ", gevo::modelFingerprint(*module),
         " (--exact; a build rule takes allow_reanchor = True to replay it "
         "anyway)"));
   // Ops are counted after every edit, so a patch that multiplies the module
@@ -199,7 +239,7 @@ int main(int argc, char **argv) {
     return checkGrowth(before.ops, countOps(edited), "ops");
   };
   absl::StatusOr<gevo::ApplyReport> report = gevo::applyPatch(
-      **module, *patch, patchPath,
+      *module, *patch, patchPath,
       onMismatch == "skip" ? gevo::OnMismatch::Skip : gevo::OnMismatch::Error,
       exact ? 0 : int(maxFuzz), safety, opsWithin);
   if (!report.ok())
@@ -218,7 +258,7 @@ int main(int argc, char **argv) {
             ": error: unproven (--unproven=error): ", edit.unproven.front()));
   std::string text;
   llvm::raw_string_ostream os(text);
-  (*module)->print(os);
+  module->print(os);
   os.flush();
   if (absl::Status status = checkGrowth(before.bytes, text.size(), "bytes");
       !status.ok())

@@ -104,18 +104,47 @@ absl::Status parseOnnxImport(LineParser &parser, Patch &patch) {
   return absl::OkStatus();
 }
 
+/// `forward=F spec=H [entry=E]` after `source training`, kept in
+/// `patch.source` as printPatch writes it back.
+absl::Status parseTrainingSource(LineParser &parser, Patch &patch) {
+  GEVO_RETURN_IF_ERROR(parser.expect("forward="));
+  std::string forward = parser.word();
+  if (forward.empty())
+    return parser.error("the forward module's file name");
+  GEVO_RETURN_IF_ERROR(parser.expect("spec="));
+  size_t start = parser.pos;
+  std::string hash = parser.word();
+  if (hash.size() != 16 ||
+      hash.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    parser.pos = start;
+    return parser.error("the training spec's hash, 16 hex digits");
+  }
+  patch.source = absl::StrCat("training forward=", forward, " spec=", hash);
+  if (parser.consume("entry=")) {
+    std::string entry = parser.word();
+    if (entry.empty())
+      return parser.error("a function name");
+    absl::StrAppend(&patch.source, " entry=", entry);
+  }
+  return absl::OkStatus();
+}
+
 /// The rest of a `source <form>` line.
 absl::Status parseSource(LineParser &parser, Patch &patch) {
   parser.skipSpaces();
   size_t start = parser.pos;
   std::string form = parser.word();
-  if (form != "tosa" && form != "linalg" && form != "onnx") {
+  if (form != "tosa" && form != "linalg" && form != "onnx" &&
+      form != "training") {
     parser.pos = start;
-    return parser.error("a source form, 'tosa', 'onnx' or 'linalg'");
+    return parser.error(
+        "a source form, 'tosa', 'onnx', 'training' or 'linalg'");
   }
   patch.source = form;
   if (form == "onnx")
     GEVO_RETURN_IF_ERROR(parseOnnxImport(parser, patch));
+  if (form == "training")
+    GEVO_RETURN_IF_ERROR(parseTrainingSource(parser, patch));
   if (!parser.atEnd())
     return parser.error("the end of the line after the source form");
   return absl::OkStatus();

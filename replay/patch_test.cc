@@ -108,7 +108,7 @@ TEST(PatchTest, TheSourceFormLineRoundTripsAndIsOptional) {
   std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
   EXPECT_THAT(errorOf(header + "source onyx\n"),
               HasSubstr("bad.gevo:3:8: error: expected a source form, 'tosa', "
-                        "'onnx' or 'linalg'"));
+                        "'onnx', 'training' or 'linalg'"));
   EXPECT_THAT(errorOf(header + "meta seed=7\nsource tosa\n"),
               HasSubstr("bad.gevo:4:1: error: expected an edit"));
 }
@@ -150,6 +150,28 @@ TEST(PatchTest, AnOnnxSourceLineSaysHowToImportTheModelAgain) {
   EXPECT_THAT(errorOf(header + "source onnx batch=4 seed=1\n"),
               HasSubstr("bad.gevo:3:21: error: expected the end of the line "
                         "after the source form"));
+}
+
+TEST(PatchTest, TrainingSourceRoundTripsAndIsChecked) {
+  const std::string header = "gevo-patch 1\nmodel 925d89644e457032\n";
+  const std::string edit = "constant @train_eval/arith.constant#0~335747a2 = "
+                           "0.1\n";
+  for (const char *line :
+       {"source training forward=forward.mlir spec=c67c16c46ea2be44\n",
+        "source training forward=model.onnx spec=0123456789abcdef "
+        "entry=predict\n"}) {
+    absl::StatusOr<Patch> patch = parsePatch(header + line + edit, "p.gevo");
+    ASSERT_TRUE(patch.ok()) << patch.status();
+    EXPECT_EQ(printPatch(*patch), header + line + edit);
+    EXPECT_FALSE(onnxSource(*patch).has_value());
+  }
+  EXPECT_THAT(errorOf(header + "source training\n"),
+              HasSubstr("bad.gevo:3:16: error: expected 'forward='"));
+  EXPECT_THAT(errorOf(header + "source training forward=f.mlir spec=12\n"),
+              HasSubstr("bad.gevo:3:37: error: expected the training spec's "
+                        "hash, 16 hex digits"));
+  EXPECT_THAT(errorOf(header + "source training forward=f.mlir\n"),
+              HasSubstr("bad.gevo:3:31: error: expected 'spec='"));
 }
 
 TEST(PatchTest, CorruptedPatchesNameLineAndColumn) {

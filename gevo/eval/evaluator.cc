@@ -138,7 +138,7 @@ evaluateWorkload(const WorkloadSpec &spec, const EvaluationOptions &options) {
   GEVO_ASSIGN_OR_RETURN(
       EvaluationReport report,
       evaluateModuleText(spec, data, text, spec.modulePath, options));
-  if (form == SourceForm::Onnx)
+  if (form == SourceForm::Onnx || form == SourceForm::Training)
     report.source = toString(form);
   return report;
 }
@@ -223,10 +223,11 @@ std::string toText(const EvaluationReport &report) {
                       report.medianRunMs, report.runMs.size(), report.parseMs,
                       report.lowerMs, report.codegenMs));
   if (report.source != "linalg")
-    absl::StrAppend(&text, "  source               ", report.source,
-                    report.source == "onnx"
-                        ? " (imported to linalg on tensors)\n"
-                        : " (legalised to linalg on tensors)\n");
+    absl::StrAppend(
+        &text, "  source               ", report.source,
+        report.source == "onnx"       ? " (imported to linalg on tensors)\n"
+        : report.source == "training" ? " (generated from the forward module)\n"
+                                      : " (legalised to linalg on tensors)\n");
   absl::StrAppend(&text, "  lowered with         ", report.loweredWith,
                   report.fallbackReason.empty()
                       ? ""

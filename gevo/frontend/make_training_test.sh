@@ -30,7 +30,7 @@ sed -e 's/"batch": 32/"batch": 5000/' -e "s#../digits/digits.csv#$data#" \
 rc=$?
 [ "$rc" = 2 ] || fail "a batch larger than the data: exit $rc, want 2"
 [ "$(wc -l <"$dir/err")" = 1 ] || fail "want one line, got: $(cat "$dir/err")"
-grep -q "workload.json: training.batch: 5000 is larger than the 1077 training rows" \
+grep -q "workload.json:9:5: error: at \$.training.batch: 5000 is larger than the 1077 training rows" \
   "$dir/err" || fail "unexpected message: $(cat "$dir/err")"
 [ ! -e "$dir/out.mlir" ] || fail "wrote output despite the error"
 
@@ -38,6 +38,6 @@ sed -e 's/"kind": "sgd"/"kind": "adam"/' -e "s#../digits/digits.csv#$data#" \
   testdata/digits_mlp_train_generated/training.json >"$dir/workload.json"
 "$make_training" --workload="$dir" -o "$dir/out.mlir" 2>"$dir/err"
 rc=$?
-[ "$rc" = 2 ] && grep -q "training.optimizer.kind" "$dir/err" ||
+[ "$rc" = 2 ] && grep -q "workload.json:8:19: error: at \$.training.optimizer.kind: must be" "$dir/err" ||
   fail "an unknown optimizer: exit $rc, $(cat "$dir/err")"
 echo PASS

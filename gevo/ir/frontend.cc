@@ -30,6 +30,8 @@ const char *toString(SourceForm form) {
     return "tosa";
   case SourceForm::Onnx:
     return "onnx";
+  case SourceForm::Training:
+    return "training";
   case SourceForm::Linalg:
     break;
   }
@@ -41,6 +43,8 @@ bool isOnnxPath(const std::string &path) {
 }
 
 std::string sourceLine(SourceForm form, const ImportSettings &import) {
+  if (form == SourceForm::Training)
+    return absl::StrCat("training ", import.training);
   if (form != SourceForm::Onnx)
     return form == SourceForm::Tosa ? toString(form) : "";
   std::string line = absl::StrCat("onnx batch=", import.batch);

@@ -20,11 +20,13 @@
 
 namespace gevo {
 
-/// The form a module was written in.
-enum class SourceForm { Linalg, Tosa, Onnx };
+/// The form a module was written in; Training: generated from a forward
+/// model by a workload's `training` field (gevo/eval/workload/
+/// workload_module.h).
+enum class SourceForm { Linalg, Tosa, Onnx, Training };
 
-/// "linalg", "tosa" or "onnx": the word a patch's `source` line and reports
-/// use.
+/// "linalg", "tosa", "onnx" or "training": the word a patch's `source` line
+/// and reports use.
 const char *toString(SourceForm form);
 
 /// How a model file that is not MLIR (an ONNX model) becomes a module.
@@ -34,6 +36,9 @@ struct ImportSettings {
   int64_t batch = 0;
   /// The name of the module's public function.
   std::string entry = "main";
+  /// A generated training program's `forward=F spec=H [entry=E]`
+  /// (trainingSourceWords), which its patches' `source training` records.
+  std::string training;
 };
 
 /// Whether `path` names an ONNX model (it ends in `.onnx`).
@@ -41,7 +46,8 @@ bool isOnnxPath(const std::string &path);
 
 /// What a patch made on a module of this form records after `source`: ""
 /// for linalg, "tosa", or "onnx batch=N" (and " entry=F" when the entry is
-/// not `main`), so that replay imports the file as the search did.
+/// not `main`), so that replay imports the file as the search did, or
+/// "training " and import.training for a generated training program.
 std::string sourceLine(SourceForm form, const ImportSettings &import);
 
 /// The pass pipeline (mlir-opt syntax, anchored on the module) that

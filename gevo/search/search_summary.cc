@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -139,7 +140,10 @@ std::string summarize(const SearchResult &r) {
     absl::StrAppend(
         &text,
         "replay the best patch:\n  bazel run //replay:apply -- --patch=", patch,
-        " --input=", r.modulePath, " -o /tmp/variant.mlir\n",
+        // A generated training program is generated again from its workload.
+        " --input=",
+        absl::StartsWith(r.source, "training ") ? c.workloadPath : r.modulePath,
+        " -o /tmp/variant.mlir\n",
         "  bazel run //gevo:evaluate -- --workload=", c.workloadPath,
         " --module=/tmp/variant.mlir\n");
   }

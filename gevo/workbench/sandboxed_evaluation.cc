@@ -67,7 +67,16 @@ evaluateSandboxed(const WorkloadSpec &spec, const std::string &variantPath,
   if (!baseline.ok())
     return absl::InvalidArgumentError(absl::StrCat(
         baseline.message(), " (its run sets the variant's time limit)"));
-  const std::string &path = variantPath.empty() ? spec.modulePath : variantPath;
+  if (variantPath.empty()) {
+    // The workload's own module as the session loaded it (an ONNX model
+    // imported, a training program generated).
+    EvaluationReport report = toReport(
+        spec, spec.modulePath, options, *bench,
+        bench->measureModule(bench->evaluation().baseline().clone(), run));
+    report.source = toString(bench->evaluation().sourceForm());
+    return report;
+  }
+  const std::string &path = variantPath;
   GEVO_ASSIGN_OR_RETURN(std::string text, readFile(path, "MLIR file"));
   auto start = SteadyClock::now();
   SourceForm form = SourceForm::Linalg;

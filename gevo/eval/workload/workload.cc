@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gevo/eval/workload/spec_reader.h"
+#include "gevo/eval/workload/workload_training.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/status_macros.h"
 #include "llvm/Support/Error.h"
@@ -160,10 +161,10 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
         absl::StrCat(specPath, ": malformed JSON: ", message));
   }
   SpecReader reader(specPath, json);
-  absl::StatusOr<const llvm::json::Object *> root =
-      reader.object(&*value, "$",
-                    {"name", "description", "module", "batch", "entry", "data",
-                     "arguments", "results", "timing", "objectives"});
+  absl::StatusOr<const llvm::json::Object *> root = reader.object(
+      &*value, "$",
+      {"name", "description", "module", "batch", "entry", "training", "data",
+       "arguments", "results", "timing", "objectives"});
   if (!root.ok())
     return root.status();
   WorkloadSpec spec;
@@ -180,6 +181,8 @@ absl::StatusOr<WorkloadSpec> parseWorkloadSpec(const std::string &json,
     return reader.error("$.batch", "only an .onnx module takes a batch (it "
                                    "fixes the model's symbolic dimension)");
   GEVO_RETURN_IF_ERROR(reader.string(**root, "$", "entry", spec.entry, false));
+  if (const llvm::json::Value *training = (*root)->get("training"))
+    GEVO_RETURN_IF_ERROR(parseWorkloadTraining(reader, *training, spec));
   if (!(*root)->get("data"))
     return reader.error("$", "missing required key 'data'");
   GEVO_RETURN_IF_ERROR(

@@ -11,12 +11,14 @@
 #define GEVO_EVAL_WORKLOAD_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "gevo/eval/workload/data_source.h"
 #include "gevo/eval/workload/dataset.h"
+#include "gevo/frontend/training_spec.h"
 
 namespace gevo {
 
@@ -55,6 +57,15 @@ struct WorkloadSpec {
   /// first argument binds (importBatch).
   int64_t batch = 0;
   std::string entry = "main";
+  /// The `training` field: `module` is then a forward model, and the module
+  /// the workload runs is its training program, generated on load
+  /// (workload_module.h) for the data's sizes; `entry` is then the
+  /// generated entry and `forwardEntry` the forward model's (`"entry"`).
+  std::optional<TrainingSpec> training;
+  std::string forwardEntry;
+  /// hashText of the `training` field's canonical JSON (keys sorted), which
+  /// a patch's `source training` line records.
+  std::string trainingHash;
   DataSource data;
   std::vector<ArgumentBinding> arguments;
   std::vector<ResultRole> results;
