@@ -52,6 +52,7 @@ struct (first argument too); a scalar result is the C return value.
 """
 
 load(":gevo_report.bzl", _gevo_report = "gevo_report")
+load(":gevo_import.bzl", "gevo_onnx_import")
 load(":gevo_verify.bzl", "VERIFY_ATTRS", "gevo_verify_action")
 
 # gevo_report lives in gevo_report.bzl; this file is where users load it.
@@ -167,39 +168,6 @@ gevo_patch = rule(
             cfg = "exec",
         ),
     }),
-)
-
-def _gevo_onnx_import_impl(ctx):
-    out = ctx.actions.declare_file(ctx.label.name + ".mlir")
-    ctx.actions.run(
-        executable = ctx.executable._import,
-        arguments = [
-            ctx.file.src.path,
-            "--batch=%d" % ctx.attr.batch,
-            "--entry=" + ctx.attr.entry,
-            "-o",
-            out.path,
-        ],
-        inputs = [ctx.file.src],
-        outputs = [out],
-        mnemonic = "GevoImport",
-        progress_message = "Importing %s" % ctx.file.src.short_path,
-    )
-    return [DefaultInfo(files = depset([out]))]
-
-_gevo_onnx_import = rule(
-    implementation = _gevo_onnx_import_impl,
-    doc = "Imports an ONNX model with //:import; produces <name>.mlir.",
-    attrs = {
-        "src": attr.label(allow_single_file = [".onnx"], mandatory = True),
-        "batch": attr.int(mandatory = True),
-        "entry": attr.string(mandatory = True),
-        "_import": attr.label(
-            default = Label("//gevo/frontend:import"),
-            executable = True,
-            cfg = "exec",
-        ),
-    },
 )
 
 def _gevo_lowered_object_impl(ctx):
@@ -390,7 +358,7 @@ def gevo_model_library(
         if batch < 1:
             fail("gevo_model_library(%s): an ONNX src needs batch = N " % name +
                  "(the size of its symbolic dimension)")
-        _gevo_onnx_import(
+        gevo_onnx_import(
             name = name + "_imported",
             src = src,
             batch = batch,

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "gevo/eval/workload/workload_module.h"
@@ -188,6 +189,37 @@ absl::StatusOr<Input> loadInput(mlir::MLIRContext &context,
   return result;
 }
 
+/// The first flag out of range, in words; none when all are fine.
+std::optional<std::string> badFlag() {
+  if (onMismatch != "error" && onMismatch != "skip")
+    return "--on-mismatch must be 'error' or 'skip'";
+  if (maxFuzz < 0)
+    return "--max-fuzz must be 0 or more";
+  if (!(maxGrowth >= 0))
+    return "--max-growth must be 0 or more";
+  if (unproven != "warn" && unproven != "error")
+    return "--unproven must be 'warn' or 'error'";
+  if (maxLoopIterations < 1)
+    return "--max-loop-iterations must be 1 or more";
+  return std::nullopt;
+}
+
+/// An applied edit the flags refuse (re-anchored under --exact, unproven
+/// under --unproven=error), as its error line; none when none is.
+std::optional<std::string> refusedEdit(const gevo::ApplyReport &report) {
+  for (const gevo::EditResult &edit : report.edits) {
+    if (exact && edit.fate == gevo::EditResult::Fate::Reanchored)
+      return absl::StrCat(patchPath.getValue(), ":", edit.line,
+                          ": error: the edit re-anchored to another op "
+                          "(--exact)");
+    if (unproven == "error" && !edit.unproven.empty())
+      return absl::StrCat(
+          patchPath.getValue(), ":", edit.line,
+          ": error: unproven (--unproven=error): ", edit.unproven.front());
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -197,16 +229,8 @@ int main(int argc, char **argv) {
                                          "(edit script) to an MLIR module.\n",
                                          &llvm::errs()))
     return 2;
-  if (onMismatch != "error" && onMismatch != "skip")
-    return gevo::reportBadInput("--on-mismatch must be 'error' or 'skip'");
-  if (maxFuzz < 0)
-    return gevo::reportBadInput("--max-fuzz must be 0 or more");
-  if (!(maxGrowth >= 0))
-    return gevo::reportBadInput("--max-growth must be 0 or more");
-  if (unproven != "warn" && unproven != "error")
-    return gevo::reportBadInput("--unproven must be 'warn' or 'error'");
-  if (maxLoopIterations < 1)
-    return gevo::reportBadInput("--max-loop-iterations must be 1 or more");
+  if (std::optional<std::string> bad = badFlag())
+    return gevo::reportBadInput(*bad);
   gevo::SafetyOptions safety;
   safety.allowExternalCalls = allowExternalCalls;
   safety.maxLoopIterations = maxLoopIterations;
@@ -244,18 +268,8 @@ int main(int argc, char **argv) {
       exact ? 0 : int(maxFuzz), safety, opsWithin);
   if (!report.ok())
     return gevo::reportBadInput(std::string(report.status().message()));
-  if (exact)
-    for (const gevo::EditResult &edit : report->edits)
-      if (edit.fate == gevo::EditResult::Fate::Reanchored)
-        return gevo::reportBadInput(absl::StrCat(
-            patchPath.getValue(), ":", edit.line,
-            ": error: the edit re-anchored to another op (--exact)"));
-  if (unproven == "error")
-    for (const gevo::EditResult &edit : report->edits)
-      if (!edit.unproven.empty())
-        return gevo::reportBadInput(absl::StrCat(
-            patchPath.getValue(), ":", edit.line,
-            ": error: unproven (--unproven=error): ", edit.unproven.front()));
+  if (std::optional<std::string> refused = refusedEdit(*report))
+    return gevo::reportBadInput(*refused);
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os);
