@@ -39,7 +39,8 @@ absl::StatusOr<MinimizeResult> minimizePatch(PatchEffect &effect,
         absl::StrCat("the full patch does not evaluate ok",
                      full ? absl::StrCat(" (", toString(full->outcome), ": ",
                                          full->detail, ")")
-                          : " (its edits do not apply in order)"));
+                          : " (its edits do not apply in order: replay "
+                            "refuses one, and //replay:apply names it)"));
   MinimizeResult result;
   result.minimizer = minimizer;
   result.full = *full;

@@ -324,11 +324,18 @@ void importedClaim(std::ostringstream &md, const std::string &file,
   double best = c ? num(c, "best_figure") : 0;
   double loss =
       c ? num(c, "baseline_test_accuracy") - num(c, "test_accuracy") : 0;
-  bool met = c && c->get("best_figure") &&
-             (prediction ? best >= 0.5 && loss <= 0.01 + 1e-9 : best >= 0.10);
+  bool found = c && c->get("best_figure");
+  bool met =
+      found && (prediction ? best >= 0.5 && loss <= 0.01 + 1e-9 : best >= 0.10);
   md << absl::StrFormat(
       "%s: %s.\n\n", met ? "**Goal met**" : "**Goal missed**",
-      prediction
+      !found ? std::string(prediction
+                               ? "no variant faster beyond noise within the "
+                                 "bound (goal: at least 1.5x within 1 test "
+                                 "point)"
+                               : "no variant gained on validation within the "
+                                 "bound (goal: at least +10 test points)")
+      : prediction
           ? absl::StrFormat("%.2fx faster at %+.1f test points (goal: at least "
                             "1.5x within 1 test point)",
                             1 + best, -100 * loss)
@@ -345,10 +352,11 @@ void importedClaims(std::ostringstream &md) {
         "the generated Fashion MLP training at least +10 test points at no "
         "more run time in 30 minutes)\n\n`bazel run //gevo/bench:paper_claims "
         "-- --claims=testdata/fashion_cnn_onnx:prediction --budget=20m "
-        "--seeds=1 --max-accuracy-loss=0.01 --json=bench-results/"
+        "--seeds=1 --max-accuracy-loss=0.01 --workers=1 --json=bench-results/"
         "fashion_cnn_claims.json` and `... --claims=testdata/"
         "fashion_mlp_train_generated:training --budget=30m --seeds=1 "
-        "--json=bench-results/fashion_train_claims.json`\n\n";
+        "--workers=1 --json=bench-results/fashion_train_claims.json`, the two "
+        "run at the same time (a core each)\n\n";
   importedClaim(md, "fashion_cnn_claims.json", true);
   importedClaim(md, "fashion_train_claims.json", false);
 }

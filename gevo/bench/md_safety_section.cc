@@ -61,7 +61,7 @@ void refusals(std::ostringstream &md, const Object *o) {
           "them:\n\n";
     for (const llvm::json::Value &why : *reasons)
       if (auto text = why.getAsString())
-        md << "- " << text->str() << "\n";
+        md << "- " << text->split('\n').first.str() << "\n";
     md << "\n";
   }
 }

@@ -17,6 +17,7 @@ namespace gevo {
 namespace {
 
 constexpr char kFixture[] = "gevo/eval/testdata/variants";
+constexpr int kRacePairs = 4;
 
 class VariantSessionTest : public ::testing::Test {
 protected:
@@ -35,6 +36,19 @@ protected:
     EXPECT_TRUE(module.ok()) << module.status();
     SandboxPool pool(1, SandboxLimits{timeout, int64_t(2) << 30});
     return session->evaluate(pool, std::move(*module), RunRequest());
+  }
+
+  /// The unmodified program as a variant, timed in kRacePairs pairs
+  /// against a race front holding `front` (race.h).
+  Measurement measureRaced(std::vector<FrontPoint> front, bool dryRun = false) {
+    RunRequest request;
+    request.interleavedPairs = kRacePairs;
+    request.race.front = std::move(front);
+    request.race.dryRun = dryRun;
+    SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
+    return session->evaluate(
+        pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
+        request);
   }
 
   std::unique_ptr<EvaluationSession> session;
@@ -161,6 +175,48 @@ TEST(SandboxTest, AbortIsASignalWithItsMessage) {
   EXPECT_EQ(r.ending, ChildResult::Ending::Signaled);
   EXPECT_EQ(r.signal, SIGABRT);
   EXPECT_NE(r.stderrTail.find("about to abort"), std::string::npos);
+}
+
+// Racing in a real child: stopped early after a first reading a front
+// member beats beyond the margin (its error still exact), never when only
+// less accurate members are faster; a dry run records where it would stop.
+TEST_F(VariantSessionTest, RacingAFrontItCannotReachStopsItAfterTheFirstRun) {
+  Measurement full = measureRaced({});
+  ASSERT_TRUE(full.ok()) << full.detail;
+  EXPECT_EQ(full.raced, "");
+  EXPECT_EQ(full.runMs.size(), static_cast<size_t>(kRacePairs));
+  // A member with no error, 1000x faster: nothing reaches it.
+  Measurement raced = measureRaced({{0.0, 0.001}});
+  ASSERT_TRUE(raced.ok()) << raced.detail;
+  EXPECT_EQ(raced.raced, kRacedAfterFirstRun);
+  EXPECT_EQ(raced.runMs.size(), 1u);
+  EXPECT_GT(raced.runtimeRatio, 0);
+  // The error is exact however little was timed.
+  EXPECT_EQ(raced.validation.correct, full.validation.correct);
+  EXPECT_EQ(raced.validation.total, full.validation.total);
+}
+
+TEST_F(VariantSessionTest,
+       RacingAFrontOnlyLessAccurateMembersHoldDoesNotStopIt) {
+  Measurement full = measureRaced({});
+  ASSERT_TRUE(full.ok()) << full.detail;
+  // Faster, but less accurate than the variant: it enters however slow.
+  Measurement m = measureRaced({{full.error() + 0.01, 0.001}});
+  ASSERT_TRUE(m.ok()) << m.detail;
+  EXPECT_EQ(m.raced, "");
+  EXPECT_EQ(m.runMs.size(), static_cast<size_t>(kRacePairs));
+}
+
+TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
+  Measurement m = measureRaced({{0.0, 0.001}}, /*dryRun=*/true);
+  ASSERT_TRUE(m.ok()) << m.detail;
+  EXPECT_EQ(m.raced, "");
+  EXPECT_EQ(m.wouldRace, kRacedAfterFirstRun);
+  EXPECT_EQ(m.runMs.size(), static_cast<size_t>(kRacePairs));
+  // It survives the cache's JSON.
+  absl::StatusOr<Measurement> back = parseMeasurementJson(toJsonLine(m));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->wouldRace, kRacedAfterFirstRun);
 }
 
 } // namespace

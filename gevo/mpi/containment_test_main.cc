@@ -3,7 +3,7 @@
 //
 // Run by containment_test.sh as `mpirun -np 3 containment_test WORKLOAD
 // STATS`: rank 0 measures, on ranks 1 and 2, variants of the faulty fixture
-// that crash (a read far past the input) and hang (a loop that never ends),
+// that crash (an integer division by zero) and hang (a loop that never ends),
 // then a second batch of valid variants, then a hang among valid variants.
 // Each outcome must come back classified, and both ranks must still serve
 // the later batches. Prints FAIL lines and exits 1 on a failure; ranks 1..
@@ -36,9 +36,12 @@ std::vector<Edit> constantEdit(const char *address, const std::string &value) {
   return {*edit};
 }
 
-constexpr const char *kSpin = "@main/arith.constant#0~c3d9903c"; // false
+// The fixture's constants (gevo/mpi/testdata/faulty/model.mlir): edited,
+// %spin loops forever and %div divides by zero, both depending on the data,
+// so replay's static check lets them through to the sandbox.
+constexpr const char *kSpin = "@main/arith.constant#0~02b2c6ea"; // -1.0
 constexpr const char *kStep = "@main/arith.constant#2~5b471f57"; // 1
-constexpr const char *kFar = "@main/arith.constant#3~3a8d3f45";  // 0
+constexpr const char *kDiv = "@main/arith.constant#3~eaaf9635";  // 1
 
 int check(gevo::Workbench &bench) {
   int failures = 0;
@@ -48,8 +51,8 @@ int check(gevo::Workbench &bench) {
       ++failures;
     }
   };
-  std::vector<std::vector<Edit>> faulty = {constantEdit(kFar, "4000000000000"),
-                                           constantEdit(kSpin, "1"),
+  std::vector<std::vector<Edit>> faulty = {constantEdit(kDiv, "0"),
+                                           constantEdit(kSpin, "100.0"),
                                            constantEdit(kStep, "2")};
   std::vector<gevo::MeasuredVariant> first = bench.measure(faulty);
   auto outcome = [](const gevo::MeasuredVariant &v) {
@@ -57,7 +60,7 @@ int check(gevo::Workbench &bench) {
   };
   std::string crash = outcome(first[0]);
   expect(crash == "crash" || crash == "out_of_bounds",
-         "reading far past the input came back " + crash + ": " +
+         "dividing by zero came back " + crash + ": " +
              first[0].measurement->detail);
   expect(outcome(first[1]) == "timeout",
          "the endless loop came back " + outcome(first[1]));
@@ -78,7 +81,7 @@ int check(gevo::Workbench &bench) {
   // hanging rank gets one queued behind the hang; once the other rank has
   // done the rest, that job moves to it (mpi.json counts it as moved).
   // (Another hanging variant than the first: that one is in the cache.)
-  std::vector<std::vector<Edit>> behind = {constantEdit(kSpin, "1")};
+  std::vector<std::vector<Edit>> behind = {constantEdit(kSpin, "100.0")};
   behind[0].push_back(constantEdit(kStep, "13").front());
   for (int step = 7; step <= 12; ++step)
     behind.push_back(constantEdit(kStep, std::to_string(step)));
