@@ -40,7 +40,8 @@ void refusals(std::ostringstream &md, const Object *o) {
   const Object *accepted = o->getObject("accepted_outcomes");
   md << absl::StrFormat(
       "`bazel run //gevo/bench:safety_refusals -- "
-      "--json=bench-results/safety_refusals.json`: %d random mutants of the "
+      "--measure=all --json=bench-results/safety_refusals.json`: %d random "
+      "mutants of the "
       "digits workloads, drawn with the check off, each replayed with it on "
       "and run in the sandbox. The check refused %d and applied %d unproven. "
       "Refused, the sandbox says: %s. Accepted, the sandbox says: %s. "

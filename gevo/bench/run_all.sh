@@ -65,7 +65,7 @@ for step in "${steps[@]}"; do
   racing)
     run //gevo/bench:racing -- --json="$out/racing.json" ;;
   safety_refusals)
-    run //gevo/bench:safety_refusals -- --json="$out/safety_refusals.json" ;;
+    run //gevo/bench:safety_refusals -- --measure=all --json="$out/safety_refusals.json" ;;
   patch_fuzz)
     gevo/bench/patch_fuzz.sh "$out/patch_fuzz.json" ;;
   esac
