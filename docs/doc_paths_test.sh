@@ -36,10 +36,12 @@ exists() {
   return 1
 }
 
-# The words of file $1 that look like repository paths, one a line.
+# The words of file $1 that look like repository paths, one a line (a
+# trailing ':word', as in path:line or a flag's workload:kind, is not part of
+# the path).
 words() {
   grep -v '#include' "$1" | sed -E 's/<[A-Za-z_-]+>/*/g' | tr -s ' \t`"()[]{},;=|'"'" '\n' |
-    sed -E 's/[.:]+$//' | grep -E '^[A-Za-z0-9_.-]+/' | sort -u
+    sed -E 's/:[A-Za-z0-9_]+$//; s/[.:]+$//' | grep -E '^[A-Za-z0-9_.-]+/' | sort -u
 }
 
 # Relative link targets of file $1, resolved against its folder.
