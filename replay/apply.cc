@@ -57,12 +57,10 @@ int ApplyReport::unprovenEdits() const {
   return count;
 }
 
-absl::StatusOr<ApplyReport> applyPatch(mlir::ModuleOp module,
-                                       const Patch &patch,
-                                       const std::string &patchName,
-                                       OnMismatch onMismatch, int maxFuzz,
-                                       const SafetyOptions &safety,
-                                       const AfterEditCheck &afterEach) {
+absl::StatusOr<ApplyReport>
+applyPatch(mlir::ModuleOp module, const Patch &patch,
+           const std::string &patchName, OnMismatch onMismatch, int maxFuzz,
+           const SafetyOptions &safety, const AfterEditCheck &afterEach) {
   ApplyReport report;
   report.modelActual = modelFingerprint(module);
   report.modelMatches = report.modelActual == patch.model;

@@ -56,7 +56,8 @@ void racing(std::ostringstream &md) {
       "Two default searches per workload and seed, %s each, one after the "
       "other (which goes first alternates by seed): racing off, as a dry run "
       "that times every variant fully and records where racing would have "
-      "stopped it, and racing on (`--race-margin=0.25`, the default). A "
+      "stopped it, and racing on (`--race-margin=0.25`; off is the search's "
+      "default). A "
       "false stop is a variant racing would have stopped that is on the "
       "front of everything the dry run measured fully. Hypervolume: the "
       "search's own, on its readings.\n\n",

@@ -81,6 +81,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   config.workloadPath = gevo::findRunfile(workload);
   config.seed = seed;
   config.budgetSeconds = budgetSeconds;
+  config.raceMargin = 0.25; // on, or (off) its dry run
   config.raceDryRun = !racing;
   config.outDir = "/tmp/gevo-bench-racing/" +
                   std::string(llvm::StringRef(workload).rsplit('/').second) +

@@ -67,8 +67,11 @@ struct SearchConfig {
   /// timed pair reads more than this (relative) above the run-time ratio of
   /// a front member at least as accurate is not timed further, nor after
   /// three pairs when even its fastest pair is slower than that member; its
-  /// error is exact, its time one reading (history.csv says so). 0: off.
-  double raceMargin = 0.25;
+  /// error is exact, its time one reading (history.csv says so). 0: off,
+  /// the default: on the generated Fashion training it gave 1.05-1.16x the
+  /// evaluations/s and stopped 2 of 378 variants that were on the front
+  /// (BENCHMARKS.md §11), no measured gain for that risk.
+  double raceMargin = 0;
   /// Racing decides but stops nothing; the cache records where it would
   /// have stopped each variant (gevo/bench:racing checks those). No flag.
   bool raceDryRun = false;

@@ -225,7 +225,8 @@ SettingsTable<SearchConfig> runRows() {
                "Racing, with paired runs: stop timing a variant whose first "
                "reading is more than this (relative) slower than a front "
                "member at least as accurate, or whose fastest of three pairs "
-               "is slower than it (0: time every variant fully)"}),
+               "is slower than it (0, the default: time every variant "
+               "fully; 0.25 is the benchmarked value)"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "
