@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "gevo/support/file_lines_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -21,21 +22,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-std::vector<std::string> linesOf(std::FILE *file) {
-  std::fflush(file);
-  std::rewind(file);
-  std::string text;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
-    text.append(buffer, n);
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
-  return lines;
-}
 
 /// The seconds a line says were spent: "...  [1m05s" or "...  [42s".
 int secondsOf(const std::string &line) {

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "gevo/support/file_lines_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -15,21 +16,6 @@ namespace gevo {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::vector<std::string> linesOf(std::FILE *file) {
-  std::fflush(file);
-  std::rewind(file);
-  std::string text;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
-    text.append(buffer, n);
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
-  return lines;
-}
 
 TEST(StatusLineTest, AFileGetsALineEveryPeriodWhileTheWorkIsSilent) {
   std::FILE *file = std::tmpfile();
