@@ -52,12 +52,18 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
     }
 }
 
-RacePlan BatchEvaluator::racePlan() {
-  RacePlan plan;
-  if (pairedRuns <= 0 || raceMargin <= 0 || !bench.baseline().ok())
-    return plan;
-  if (front.empty())
+void BatchEvaluator::setRacing(double margin, bool dryRun) {
+  raceMargin = margin;
+  raceDryRun = dryRun;
+  front.clear();
+  if (pairedRuns > 0 && margin > 0 && bench.baseline().ok())
     front.push_back({bench.baseline().error(), 1.0});
+}
+
+RacePlan BatchEvaluator::racePlan() const {
+  RacePlan plan;
+  if (front.empty())
+    return plan; // not racing
   plan.front = front;
   plan.firstReadingMargin = raceMargin;
   plan.dryRun = raceDryRun;

@@ -53,13 +53,9 @@ public:
   /// Racing (race.h), with paired runs: a variant whose first reading shows
   /// it cannot enter the front of what this evaluator has fully measured
   /// (the unmodified program included) is not timed further. `margin` is
-  /// RacePlan::firstReadingMargin; <= 0 turns racing off.
-  void setRacing(double margin, bool dryRun = false) {
-    raceMargin = margin;
-    raceDryRun = dryRun;
-  }
-  /// The front racing compares against now.
-  const std::vector<FrontPoint> &raceFront() const { return front; }
+  /// RacePlan::firstReadingMargin; <= 0 turns racing off. Call it once the
+  /// unmodified program is measured: the front starts with it.
+  void setRacing(double margin, bool dryRun = false);
 
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
@@ -76,8 +72,9 @@ private:
   void remeasureDisturbed(std::vector<MeasuredVariant> &measured,
                           BatchRequest request);
 
-  /// The request's race plan from the front so far (none without pairs).
-  RacePlan racePlan();
+  /// The request's race plan from the front so far (none without pairs or
+  /// racing).
+  RacePlan racePlan() const;
   /// Adds the fully measured ok members of `batch` to the front.
   void updateFront(const std::vector<Individual> &batch);
 
@@ -86,6 +83,7 @@ private:
   double disturbedFactor;
   double raceMargin = 0;
   bool raceDryRun = false;
+  /// What racing compares against; empty when not racing.
   std::vector<FrontPoint> front;
 };
 
