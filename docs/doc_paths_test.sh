@@ -15,9 +15,13 @@ root=$(dirname "$(readlink -f "$1")")
 git_ok=0
 git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1 && git_ok=1
 top=()
+# Top-level entries the repository keeps: bazel-* links and git-ignored
+# folders (gevo-runs/, which the README's search leaves) are not among them.
 for entry in "$root"/*; do
   name=${entry##*/}
-  [[ $name == bazel-* ]] || top+=("$name")
+  [[ $name == bazel-* ]] && continue
+  ((git_ok)) && git -C "$root" check-ignore -q "$name" && continue
+  top+=("$name")
 done
 
 # Whether repository path $1 (relative to the root) is there and kept.
