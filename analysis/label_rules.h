@@ -25,6 +25,8 @@
 
 namespace gevo {
 
+class ValueFlow;
+
 /// One rewired operand, resolved in the module before the edit.
 struct ResolvedRewire {
   const Rewire *rewire = nullptr;
@@ -51,6 +53,8 @@ struct EditView {
   mlir::Operation *anchor = nullptr;
   std::vector<ResolvedRewire> rewires;
   std::vector<TripChange> tripChanges;
+  /// Where values go, through calls and any loop form (value_flow.h).
+  const ValueFlow *flow = nullptr;
 
   Role roleOf(mlir::Operation *op) const { return roles.roleOf(op); }
   /// How the edit's operator names it: "delete of arith.mulf".
@@ -86,6 +90,10 @@ std::optional<int64_t> foldTripCount(mlir::Operation *loop);
 /// "epochs", "batches per epoch" or "loop iterations".
 std::string loopName(mlir::Operation *loop, const RoleMap &roles);
 
+/// What the edited op's values reach (value_flow.h), for a label that no
+/// rule gives: "reaches the update of layer 1 weights"; empty if nothing.
+std::string describeSinks(const EditView &view, std::string *path);
+
 using LabelRule = std::optional<EffectLabel> (*)(const EditView &);
 
 /// Every rule, in the order they are tried (the first that matches wins):
@@ -93,6 +101,7 @@ using LabelRule = std::optional<EffectLabel> (*)(const EditView &);
 /// file (shrink_rules.cc, update_rules.cc, label_rules.cc).
 #define GEVO_LABEL_RULES(RULE)                                                 \
   RULE(shrinkRule)                                                             \
+  RULE(flowRule)                                                               \
   RULE(learningRateRule)                                                       \
   RULE(parameterResetRule)                                                     \
   RULE(initializationRule)                                                     \

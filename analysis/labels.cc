@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/label_rules.h"
+#include "analysis/value_flow.h"
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/workbench/build_variant.h"
@@ -147,6 +148,9 @@ EffectLabel firstMatch(const EditView &view) {
   EffectLabel label;
   label.kind = "other";
   label.summary = absl::StrCat("other: ", view.describeEdit());
+  // No rule: say where the edited values end up instead.
+  if (std::string sinks = describeSinks(view, &label.path); !sinks.empty())
+    absl::StrAppend(&label.summary, " reaching ", sinks);
   return label;
 }
 
@@ -180,7 +184,9 @@ EffectLabel labelEdit(mlir::ModuleOp baseline, const WorkloadSpec &spec,
           .module;
   RoleMap roles(*before, spec);
   AddressIndex addresses(*before);
+  ValueFlow flow(*before, spec);
   EditView view{edits[index], *before, roles, evidence};
+  view.flow = &flow;
   resolveView(addresses, view);
   std::vector<Rewire> implied;
   addImpliedRewires(addresses, view, implied);

@@ -1,0 +1,240 @@
+//===- flow_rules.cc - Labels for constants by where their value ends up --===//
+//
+// A constant edit is labelled by its value's sinks (value_flow.h), whatever
+// the program's style: a training loop's trip count, a parameter's initial
+// scale or seed, a parameter's learning rate, a softmax's running-max guard.
+
+#include <cmath>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "analysis/label_rules.h"
+#include "analysis/value_flow.h"
+#include "gevo/ir/apply_edit.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace gevo {
+namespace {
+
+using Sinks = std::vector<FlowSink>;
+
+bool allOf(const Sinks &sinks, FlowSink::Kind kind) {
+  return !sinks.empty() &&
+         llvm::all_of(sinks, [&](const FlowSink &s) { return s.kind == kind; });
+}
+
+/// "3 sig. digits": 0.176776692 -> "0.177", 1 -> "1".
+std::string shortNumber(double v) { return absl::StrFormat("%.3g", v); }
+
+std::string ordinal(int64_t n) {
+  int64_t tens = n % 100, units = n % 10;
+  const char *suffix = (tens >= 11 && tens <= 13) ? "th"
+                       : units == 1               ? "st"
+                       : units == 2               ? "nd"
+                       : units == 3               ? "rd"
+                                                  : "th";
+  return absl::StrCat(n, suffix);
+}
+
+/// "layer 1", "layers 1, 2" or "every layer" for the parameters reached.
+std::string layersOf(const ValueFlow &flow, const Sinks &sinks) {
+  std::set<int> layers, all;
+  for (const FlowSink &s : sinks) {
+    layers.insert(flow.layerOf(s.loop, s.position));
+    for (unsigned p : flow.parametersOf(s.loop))
+      all.insert(flow.layerOf(s.loop, p));
+  }
+  if (layers.size() > 1 && layers == all)
+    return "every layer";
+  return absl::StrCat(layers.size() > 1 ? "layers " : "layer ",
+                      absl::StrJoin(layers, ", "));
+}
+
+/// The trip count of `loop` once the edit is applied.
+std::optional<int64_t> tripAfter(const EditView &view, mlir::Operation *loop) {
+  mlir::IRMapping mapping;
+  mlir::OwningOpRef<mlir::ModuleOp> after(
+      llvm::cast<mlir::ModuleOp>(view.before->clone(mapping)));
+  if (!applyEdit(*after, view.edit).ok())
+    return std::nullopt;
+  mlir::Operation *mapped = mapping.lookupOrNull(loop);
+  return mapped ? tripCountOf(mapped) : std::nullopt;
+}
+
+EffectLabel withPath(EffectLabel label, const FlowSink &sink) {
+  label.path = describePath(sink.path);
+  label.evidence = absl::StrCat(label.evidence, " (", label.path, ")");
+  return label;
+}
+
+const char *const kBounds[] = {"lower bound", "upper bound", "step"};
+
+std::optional<EffectLabel> scheduleLabel(const EditView &view,
+                                         const FlowSink &sink, double old,
+                                         double next) {
+  const ValueFlow &flow = *view.flow;
+  if (!flow.isTrainingLoop(sink.loop))
+    return std::nullopt;
+  std::optional<int64_t> was = tripCountOf(sink.loop),
+                         now = tripAfter(view, sink.loop);
+  if (!was || !now || *was == *now)
+    return std::nullopt;
+  std::string name = flow.loopName(sink.loop);
+  std::string summary = absl::StrFormat("training schedule change: %s %d -> %d",
+                                        name, *was, *now);
+  bool step = llvm::isa<mlir::scf::ForOp>(sink.loop) && sink.position == 2;
+  if (step && old == 1 && next > 1 && next == std::floor(next))
+    absl::StrAppend(&summary, " (every ", ordinal(static_cast<int64_t>(next)),
+                    " ", name == "epochs" ? "epoch" : "batch", " trained)");
+  EffectLabel label =
+      makeLabel("training schedule change", summary,
+                absl::StrCat("the constant reaches the ",
+                             llvm::isa<mlir::scf::ForOp>(sink.loop)
+                                 ? std::string(kBounds[sink.position])
+                                 : std::string("condition"),
+                             " of the ", name, " loop"));
+  label.factor = *was ? static_cast<double>(*now) / *was : 0;
+  return withPath(label, sink);
+}
+
+std::optional<EffectLabel> initLabel(const EditView &view, const Sinks &sinks,
+                                     double old, double next) {
+  const FlowSink &sink = sinks.front();
+  bool seed = false, scale = false;
+  for (mlir::Operation *op : sink.path) {
+    llvm::StringRef name = op->getName().getStringRef();
+    seed |= name == "math.sin" || name == "math.cos";
+    scale |= llvm::isa<mlir::arith::MulFOp, mlir::arith::DivFOp>(op);
+  }
+  const char *what = seed ? "seed" : scale ? "scale" : "value";
+  std::string factor =
+      !seed && old != 0 ? absl::StrFormat(" x%.3g", next / old) : "";
+  EffectLabel label = makeLabel(
+      "initialisation change",
+      absl::StrFormat("initialisation change%s: %s initial %s %s -> %s", factor,
+                      layersOf(*view.flow, sinks), what, shortNumber(old),
+                      shortNumber(next)),
+      "the constant only reaches parameters' initial values");
+  label.factor = !seed && old != 0 ? next / old : 0;
+  return withPath(label, sink);
+}
+
+/// Whether every use of the max is subtracted before an exponential (a
+/// softmax: the result does not depend on the max).
+bool onlyShiftsASoftmax(mlir::Operation *maxReduction) {
+  for (mlir::Operation *user : maxReduction->getUsers()) {
+    bool sub = false, exp = false;
+    user->walk([&](mlir::Operation *inner) {
+      sub |= llvm::isa<mlir::arith::SubFOp>(inner);
+      exp |= inner->getName().getStringRef() == "math.exp";
+    });
+    if (!llvm::isa<mlir::linalg::GenericOp>(user) || !sub || !exp)
+      return false;
+  }
+  return true;
+}
+
+std::optional<EffectLabel> guardLabel(const Sinks &sinks, double old,
+                                      double next) {
+  bool invariant = std::isfinite(next) && std::fabs(next) <= 50 &&
+                   llvm::all_of(sinks, [](const FlowSink &s) {
+                     return onlyShiftsASoftmax(s.op);
+                   });
+  return withPath(
+      makeLabel("numerical-stability change",
+                absl::StrCat("numerical-stability change: numerical guard: "
+                             "softmax running max initial value ",
+                             shortNumber(old), " -> ", shortNumber(next),
+                             invariant ? "; cannot change the result "
+                                         "(the softmax is shift-invariant)"
+                                       : "; may change the result"),
+                "the constant is the initial value of a max-reduction"),
+      sinks.front());
+}
+
+std::optional<EffectLabel> updateLabel(const EditView &view, const Sinks &sinks,
+                                       double old, double next) {
+  const FlowSink &sink = sinks.front();
+  // The first arithmetic the constant meets scales the step.
+  mlir::Operation *first = nullptr;
+  for (size_t i = 1; i < sink.path.size() && !first; ++i)
+    if (!llvm::isa<mlir::func::CallOp>(sink.path[i]))
+      first = sink.path[i];
+  if (!first || !llvm::isa<mlir::arith::MulFOp>(first) || old == 0)
+    return std::nullopt;
+  EffectLabel label = makeLabel(
+      "learning-rate change",
+      absl::StrFormat("learning-rate change x%.3g: learning rate of %s %s -> "
+                      "%s",
+                      next / old, layersOf(*view.flow, sinks), shortNumber(old),
+                      shortNumber(next)),
+      "the constant scales the step of parameter updates only");
+  label.factor = next / old;
+  return withPath(label, sink);
+}
+
+std::string describeSink(const ValueFlow &flow, const FlowSink &s) {
+  switch (s.kind) {
+  case FlowSink::Kind::LoopControl:
+    return "the trip count of " + flow.loopName(s.loop);
+  case FlowSink::Kind::ParameterInit:
+    return "the initial value of " + flow.parameterName(s.loop, s.position);
+  case FlowSink::Kind::Update:
+    return "the update of " + flow.parameterName(s.loop, s.position);
+  case FlowSink::Kind::MaxInit:
+    return "the initial value of a max-reduction";
+  case FlowSink::Kind::Result:
+    return "the returned results";
+  }
+  return "?";
+}
+
+} // namespace
+
+std::optional<EffectLabel> flowRule(const EditView &view) {
+  if (view.edit.kind != EditKind::Constant || !view.flow || !view.target ||
+      !llvm::isa<mlir::arith::ConstantOp>(view.target))
+    return std::nullopt;
+  std::optional<double> old = constantValue(view.target->getResult(0));
+  std::optional<double> next = literalValue(view.edit.literal);
+  if (!old || !next)
+    return std::nullopt;
+  Sinks sinks = view.flow->trace(view.target->getResult(0));
+  if (allOf(sinks, FlowSink::Kind::LoopControl))
+    return scheduleLabel(view, sinks.front(), *old, *next);
+  if (allOf(sinks, FlowSink::Kind::ParameterInit))
+    return initLabel(view, sinks, *old, *next);
+  if (allOf(sinks, FlowSink::Kind::MaxInit))
+    return guardLabel(sinks, *old, *next);
+  if (allOf(sinks, FlowSink::Kind::Update))
+    return updateLabel(view, sinks, *old, *next);
+  return std::nullopt;
+}
+
+std::string describeSinks(const EditView &view, std::string *path) {
+  if (!view.flow || !view.target || view.target->getNumResults() == 0)
+    return "";
+  std::vector<std::string> names;
+  for (mlir::Value result : view.target->getResults())
+    for (const FlowSink &sink : view.flow->trace(result)) {
+      std::string name = describeSink(*view.flow, sink);
+      if (llvm::is_contained(names, name))
+        continue;
+      if (names.empty() && path)
+        *path = describePath(sink.path);
+      names.push_back(name);
+    }
+  if (names.size() > 3) {
+    names.resize(3);
+    names.push_back("more");
+  }
+  return absl::StrJoin(names, ", ");
+}
+
+} // namespace gevo

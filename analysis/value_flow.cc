@@ -1,0 +1,365 @@
+//===- value_flow.cc - Where a value ends up, through calls and loops ----===//
+
+#include "analysis/value_flow.h"
+
+#include <cmath>
+#include <deque>
+#include <set>
+
+#include "analysis/label_rules.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace gevo {
+namespace {
+
+constexpr size_t kMaxCallDepth = 12;
+
+/// The loop a terminator of its body belongs to, when the terminator
+/// yields the loop's next carried values.
+mlir::Operation *loopOfYield(mlir::Operation *yield) {
+  mlir::Operation *parent = yield->getParentOp();
+  if (llvm::isa<mlir::scf::ForOp>(parent))
+    return parent;
+  if (auto loop = llvm::dyn_cast<mlir::scf::WhileOp>(parent))
+    if (yield->getParentRegion() == &loop.getAfter())
+      return parent;
+  return nullptr;
+}
+
+/// A linalg reduction whose body takes a maximum.
+bool isMaxReduction(mlir::Operation *op) {
+  auto generic = llvm::dyn_cast_or_null<mlir::linalg::GenericOp>(op);
+  if (!generic || generic.getNumReductionLoops() == 0)
+    return false;
+  bool max = false;
+  generic.getBody()->walk([&](mlir::Operation *inner) {
+    max |= llvm::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(inner);
+  });
+  return max;
+}
+
+} // namespace
+
+ValueFlow::ValueFlow(mlir::ModuleOp module, const WorkloadSpec &spec) {
+  module.walk([&](mlir::func::CallOp call) {
+    if (auto callee = module.lookupSymbol<mlir::func::FuncOp>(call.getCallee()))
+      callSites[callee.getOperation()].push_back(call);
+  });
+  findTrainingLoops(module, spec);
+}
+
+std::vector<mlir::Value> ValueFlow::successors(mlir::OpOperand &use) const {
+  mlir::Operation *owner = use.getOwner();
+  unsigned n = use.getOperandNumber();
+  std::vector<mlir::Value> next;
+  if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(owner)) {
+    if (n >= 3)
+      next.push_back(loop.getRegionIterArgs()[n - 3]);
+  } else if (auto loop = llvm::dyn_cast<mlir::scf::WhileOp>(owner)) {
+    next.push_back(loop.getBeforeArguments()[n]);
+  } else if (auto condition = llvm::dyn_cast<mlir::scf::ConditionOp>(owner)) {
+    auto loop = llvm::cast<mlir::scf::WhileOp>(owner->getParentOp());
+    if (n >= 1) {
+      next.push_back(loop.getAfterArguments()[n - 1]);
+      next.push_back(loop->getResult(n - 1));
+    }
+  } else if (llvm::isa<mlir::scf::YieldOp, mlir::linalg::YieldOp>(owner)) {
+    mlir::Operation *parent = owner->getParentOp();
+    bool backEdge = llvm::isa<mlir::scf::WhileOp>(parent);
+    if (!backEdge && n < parent->getNumResults())
+      next.push_back(parent->getResult(n));
+  } else if (auto generic = llvm::dyn_cast<mlir::linalg::GenericOp>(owner)) {
+    next.push_back(generic.getBody()->getArgument(n));
+  } else {
+    for (mlir::Value result : owner->getResults())
+      next.push_back(result);
+  }
+  return next;
+}
+
+std::optional<FlowSink> ValueFlow::sinkAt(mlir::OpOperand &use) const {
+  mlir::Operation *owner = use.getOwner();
+  unsigned n = use.getOperandNumber();
+  FlowSink sink{FlowSink::Kind::Result};
+  sink.op = owner;
+  if (llvm::isa<mlir::scf::ForOp>(owner) && n < 3) {
+    sink.kind = FlowSink::Kind::LoopControl;
+    sink.loop = owner;
+    sink.position = n;
+    return sink;
+  }
+  if (llvm::isa<mlir::scf::ConditionOp>(owner) && n == 0) {
+    sink.kind = FlowSink::Kind::LoopControl;
+    sink.loop = owner->getParentOp();
+    return sink;
+  }
+  auto isParameter = [&](mlir::Operation *loop, unsigned position) {
+    auto it = parameters.find(loop);
+    return it != parameters.end() && llvm::is_contained(it->second, position);
+  };
+  mlir::Operation *yieldLoop =
+      llvm::isa<mlir::scf::YieldOp>(owner) ? loopOfYield(owner) : nullptr;
+  if (yieldLoop && isParameter(yieldLoop, n)) {
+    sink.kind = FlowSink::Kind::Update;
+    sink.loop = yieldLoop;
+    sink.position = n;
+    return sink;
+  }
+  unsigned initial = llvm::isa<mlir::scf::ForOp>(owner) ? n - 3 : n;
+  if (llvm::isa<mlir::scf::ForOp, mlir::scf::WhileOp>(owner) &&
+      isParameter(owner, initial)) {
+    sink.kind = FlowSink::Kind::ParameterInit;
+    sink.loop = owner;
+    sink.position = initial;
+    return sink;
+  }
+  if (auto linalg = llvm::dyn_cast<mlir::linalg::LinalgOp>(owner))
+    if (linalg.isDpsInit(&use) && isMaxReduction(owner)) {
+      sink.kind = FlowSink::Kind::MaxInit;
+      return sink;
+    }
+  if (llvm::isa<mlir::func::ReturnOp>(owner) && owner->getParentOp() == entry)
+    return sink;
+  return std::nullopt;
+}
+
+namespace {
+/// One value reached, in the context of the calls it was reached through.
+struct FlowState {
+  mlir::Value value;
+  std::vector<mlir::Operation *> stack;
+  int parent = -1;
+  mlir::Operation *via = nullptr;
+};
+} // namespace
+
+std::vector<FlowSink> ValueFlow::trace(mlir::Value value) const {
+  std::vector<FlowState> states = {{value, {}, -1, value.getDefiningOp()}};
+  std::set<std::pair<void *, std::vector<mlir::Operation *>>> seen = {
+      {value.getAsOpaquePointer(), {}}};
+  std::vector<FlowSink> sinks;
+  auto pathTo = [&](int index) {
+    std::vector<mlir::Operation *> path;
+    for (; index >= 0; index = states[index].parent)
+      if (states[index].via &&
+          (path.empty() || path.back() != states[index].via))
+        path.push_back(states[index].via);
+    std::reverse(path.begin(), path.end());
+    return path;
+  };
+  for (size_t i = 0; i < states.size() && i < 20000; ++i) {
+    for (mlir::OpOperand &use : states[i].value.getUses()) {
+      mlir::Operation *owner = use.getOwner();
+      if (std::optional<FlowSink> sink = sinkAt(use)) {
+        sink->path = pathTo(static_cast<int>(i));
+        sink->path.push_back(owner);
+        sinks.push_back(*sink);
+        continue;
+      }
+      std::vector<std::pair<mlir::Value, std::vector<mlir::Operation *>>> next;
+      const std::vector<mlir::Operation *> &stack = states[i].stack;
+      unsigned n = use.getOperandNumber();
+      if (auto call = llvm::dyn_cast<mlir::func::CallOp>(owner)) {
+        auto callee = llvm::dyn_cast_or_null<mlir::func::FuncOp>(
+            mlir::SymbolTable::lookupNearestSymbolFrom(owner,
+                                                       call.getCalleeAttr()));
+        if (callee && !callee.isExternal() && stack.size() < kMaxCallDepth) {
+          std::vector<mlir::Operation *> inner = stack;
+          inner.push_back(owner);
+          next.push_back({callee.getArgument(n), inner});
+        }
+      } else if (llvm::isa<mlir::func::ReturnOp>(owner)) {
+        if (!stack.empty()) {
+          std::vector<mlir::Operation *> outer(stack.begin(), stack.end() - 1);
+          next.push_back({stack.back()->getResult(n), outer});
+        } else if (auto it = callSites.find(owner->getParentOp());
+                   it != callSites.end()) {
+          for (mlir::Operation *site : it->second)
+            next.push_back({site->getResult(n), {}});
+        }
+      } else {
+        for (mlir::Value v : successors(use))
+          next.push_back({v, stack});
+      }
+      for (auto &[v, s] : next)
+        if (seen.insert({v.getAsOpaquePointer(), s}).second)
+          states.push_back({v, s, static_cast<int>(i), owner});
+    }
+  }
+  return sinks;
+}
+
+void ValueFlow::findTrainingLoops(mlir::ModuleOp module,
+                                  const WorkloadSpec &spec) {
+  auto function = module.lookupSymbol<mlir::func::FuncOp>(spec.entry);
+  if (!function)
+    return;
+  entry = function.getOperation();
+  // What the labels reach (any call context).
+  llvm::DenseSet<mlir::Value> tainted;
+  std::deque<mlir::Value> work;
+  for (size_t i = 0;
+       i < spec.arguments.size() && i < function.getNumArguments(); ++i)
+    if (spec.arguments[i].field != DataField::Features)
+      work.push_back(function.getArgument(i));
+  while (!work.empty()) {
+    mlir::Value value = work.front();
+    work.pop_front();
+    if (!tainted.insert(value).second)
+      continue;
+    for (mlir::OpOperand &use : value.getUses()) {
+      mlir::Operation *owner = use.getOwner();
+      unsigned n = use.getOperandNumber();
+      if (auto call = llvm::dyn_cast<mlir::func::CallOp>(owner)) {
+        if (auto callee =
+                module.lookupSymbol<mlir::func::FuncOp>(call.getCallee());
+            callee && !callee.isExternal())
+          work.push_back(callee.getArgument(n));
+      } else if (llvm::isa<mlir::func::ReturnOp>(owner)) {
+        if (auto it = callSites.find(owner->getParentOp());
+            it != callSites.end())
+          for (mlir::Operation *site : it->second)
+            work.push_back(site->getResult(n));
+      } else {
+        for (mlir::Value v : successors(use))
+          work.push_back(v);
+      }
+    }
+  }
+  module.walk([&](mlir::Operation *op) {
+    mlir::Operation *yield = nullptr;
+    if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(op))
+      yield = loop.getBody()->getTerminator();
+    else if (auto loop = llvm::dyn_cast<mlir::scf::WhileOp>(op))
+      yield = loop.getYieldOp();
+    if (!yield)
+      return;
+    std::vector<unsigned> positions;
+    for (mlir::OpOperand &operand : yield->getOpOperands())
+      if (tainted.contains(operand.get()))
+        positions.push_back(operand.getOperandNumber());
+    if (!positions.empty())
+      parameters[op] = positions;
+  });
+}
+
+const std::vector<unsigned> &
+ValueFlow::parametersOf(mlir::Operation *loop) const {
+  static const std::vector<unsigned> kNone;
+  auto it = parameters.find(loop);
+  return it == parameters.end() ? kNone : it->second;
+}
+
+std::string ValueFlow::loopName(mlir::Operation *loop) const {
+  int enclosing = 0;
+  mlir::Operation *op = loop;
+  for (int steps = 0; op && steps < 1000; ++steps) {
+    mlir::Operation *parent = op->getParentOp();
+    if (auto function = llvm::dyn_cast_or_null<mlir::func::FuncOp>(parent)) {
+      auto it = callSites.find(parent);
+      parent = it == callSites.end() || it->second.empty() ? nullptr
+                                                           : it->second.front();
+      if (parent && isTrainingLoop(parent))
+        ++enclosing;
+      op = parent;
+      continue;
+    }
+    if (parent && isTrainingLoop(parent))
+      ++enclosing;
+    op = parent;
+  }
+  if (!isTrainingLoop(loop))
+    return "loop iterations";
+  static const char *const kNames[] = {"epochs", "batches per epoch",
+                                       "steps per batch"};
+  return enclosing < 3 ? kNames[enclosing] : "inner training iterations";
+}
+
+int ValueFlow::layerOf(mlir::Operation *loop, unsigned position) const {
+  int layer = 0;
+  for (unsigned p : parametersOf(loop)) {
+    if (p > position)
+      break;
+    auto shaped =
+        llvm::dyn_cast<mlir::ShapedType>(loop->getResult(p).getType());
+    if (shaped && shaped.getRank() >= 2)
+      ++layer;
+  }
+  return std::max(layer, 1);
+}
+
+std::string ValueFlow::parameterName(mlir::Operation *loop,
+                                     unsigned position) const {
+  auto shaped =
+      llvm::dyn_cast<mlir::ShapedType>(loop->getResult(position).getType());
+  bool weights = shaped && shaped.getRank() >= 2;
+  return "layer " + std::to_string(layerOf(loop, position)) +
+         (weights  ? " weights"
+          : shaped ? " bias"
+                   : " state");
+}
+
+namespace {
+/// A while loop's trip count: `counter < bound` (or <=, !=) before each
+/// iteration, the counter stepped by a constant at its end.
+std::optional<int64_t> whileTripCount(mlir::scf::WhileOp loop) {
+  mlir::scf::ConditionOp condition = loop.getConditionOp();
+  auto compare = condition.getCondition().getDefiningOp<mlir::arith::CmpIOp>();
+  if (!compare)
+    return std::nullopt;
+  auto counter = llvm::dyn_cast<mlir::BlockArgument>(compare.getLhs());
+  if (!counter || counter.getOwner() != &loop.getBefore().front())
+    return std::nullopt;
+  unsigned k = counter.getArgNumber();
+  std::optional<double> start = foldScalar(loop.getInits()[k]),
+                        bound = foldScalar(compare.getRhs());
+  // The counter as the body sees it, and what the body yields for it.
+  std::optional<double> step;
+  for (auto [j, forwarded] : llvm::enumerate(condition.getArgs()))
+    if (forwarded == counter)
+      if (auto add = loop.getYieldOp()
+                         ->getOperand(k)
+                         .getDefiningOp<mlir::arith::AddIOp>())
+        for (int side = 0; side < 2; ++side)
+          if (add->getOperand(side) == loop.getAfterArguments()[j])
+            step = foldScalar(add->getOperand(1 - side));
+  if (!start || !bound || !step || *step <= 0)
+    return std::nullopt;
+  double span = *bound - *start;
+  switch (compare.getPredicate()) {
+  case mlir::arith::CmpIPredicate::slt:
+  case mlir::arith::CmpIPredicate::ult:
+  case mlir::arith::CmpIPredicate::ne:
+    return span <= 0 ? 0 : static_cast<int64_t>(std::ceil(span / *step));
+  case mlir::arith::CmpIPredicate::sle:
+  case mlir::arith::CmpIPredicate::ule:
+    return span < 0 ? 0 : static_cast<int64_t>(std::floor(span / *step)) + 1;
+  default:
+    return std::nullopt;
+  }
+}
+} // namespace
+
+std::optional<int64_t> tripCountOf(mlir::Operation *loop) {
+  if (auto w = llvm::dyn_cast_or_null<mlir::scf::WhileOp>(loop))
+    return whileTripCount(w);
+  return foldTripCount(loop);
+}
+
+std::string describePath(const std::vector<mlir::Operation *> &path) {
+  std::string text;
+  for (mlir::Operation *op : path) {
+    if (!text.empty())
+      text += " -> ";
+    text += op->getName().getStringRef().str();
+    if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op))
+      text += " @" + call.getCallee().str();
+  }
+  return text;
+}
+
+} // namespace gevo

@@ -1,0 +1,84 @@
+//===- value_flow.h - Where a value ends up, through calls and loops -----===//
+//
+// Forward data flow over a whole module, whatever its style: through
+// func.call and func.return (matching each return to its call site), into
+// scf.for and scf.while bodies (one iteration: a loop's yield reaches its
+// results, not its next iteration), and into linalg bodies. Training loops
+// are the loops (any form) whose carried state the labels change; those
+// positions are the parameters. A traced value stops at its sinks: a
+// loop's bounds or condition, a parameter's initial value, a parameter's
+// update, a max-reduction's initial value, or the entry's results.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ANALYSIS_VALUE_FLOW_H
+#define ANALYSIS_VALUE_FLOW_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gevo/eval/workload/workload.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace gevo {
+
+/// Where a traced value arrives.
+struct FlowSink {
+  enum class Kind {
+    LoopControl,   // a bound, step or condition of `loop`
+    ParameterInit, // the initial value of parameter `position` of `loop`
+    Update,        // the next value of parameter `position` of `loop`
+    MaxInit,       // the initial value of the max-reduction `op`
+    Result,        // a result of the entry function
+  };
+  Kind kind;
+  mlir::Operation *loop = nullptr;
+  mlir::Operation *op = nullptr; // the op where the value arrives
+  unsigned position = 0;
+  /// The ops from the traced value's producer to `op`.
+  std::vector<mlir::Operation *> path;
+};
+
+class ValueFlow {
+public:
+  ValueFlow(mlir::ModuleOp module, const WorkloadSpec &spec);
+
+  /// Every sink `value` reaches (the nearest first; flow stops at sinks).
+  std::vector<FlowSink> trace(mlir::Value value) const;
+
+  bool isTrainingLoop(mlir::Operation *loop) const {
+    return parameters.count(loop) > 0;
+  }
+  /// The carried positions of a training loop the labels change.
+  const std::vector<unsigned> &parametersOf(mlir::Operation *loop) const;
+  /// "epochs", "batches per epoch", "steps per batch" or "loop iterations":
+  /// by how many training loops enclose it, through call sites too.
+  std::string loopName(mlir::Operation *loop) const;
+  /// "layer 2 weights", "layer 1 bias": weights are the rank >= 2
+  /// parameters in order, a bias belongs to the weights before it.
+  std::string parameterName(mlir::Operation *loop, unsigned position) const;
+  /// The layer number of a parameter (1-based).
+  int layerOf(mlir::Operation *loop, unsigned position) const;
+
+private:
+  std::vector<mlir::Value> successors(mlir::OpOperand &use) const;
+  std::optional<FlowSink> sinkAt(mlir::OpOperand &use) const;
+  void findTrainingLoops(mlir::ModuleOp module, const WorkloadSpec &spec);
+
+  mlir::Operation *entry = nullptr;
+  llvm::DenseMap<mlir::Operation *, std::vector<mlir::Operation *>> callSites;
+  llvm::DenseMap<mlir::Operation *, std::vector<unsigned>> parameters;
+};
+
+/// A scf.for's or scf.while's trip count when its bounds fold (a while
+/// loop: a counter compared with a bound and stepped by a constant).
+std::optional<int64_t> tripCountOf(mlir::Operation *loop);
+
+/// "ops a -> b -> c" for a sink's path (call ops name their callee).
+std::string describePath(const std::vector<mlir::Operation *> &path);
+
+} // namespace gevo
+
+#endif // ANALYSIS_VALUE_FLOW_H
