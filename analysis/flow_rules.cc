@@ -56,16 +56,19 @@ std::string layersOf(const ValueFlow &flow, const Sinks &sinks) {
                       absl::StrJoin(layers, ", "));
 }
 
-/// The trip count of `loop` once the edit is applied.
-std::optional<int64_t> tripAfter(const EditView &view, mlir::Operation *loop) {
+/// The module once the edit is applied, and where each op went.
+struct After {
   mlir::IRMapping mapping;
-  mlir::OwningOpRef<mlir::ModuleOp> after(
-      llvm::cast<mlir::ModuleOp>(view.before->clone(mapping)));
-  if (!applyEdit(*after, view.edit).ok())
-    return std::nullopt;
-  mlir::Operation *mapped = mapping.lookupOrNull(loop);
-  return mapped ? tripCountOf(mapped) : std::nullopt;
-}
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  bool applied = false;
+  explicit After(const EditView &view)
+      : module(llvm::cast<mlir::ModuleOp>(view.before->clone(mapping))),
+        applied(applyEdit(*module, view.edit).ok()) {}
+  std::optional<int64_t> tripCount(mlir::Operation *loop) {
+    mlir::Operation *mapped = applied ? mapping.lookupOrNull(loop) : nullptr;
+    return mapped ? tripCountOf(mapped) : std::nullopt;
+  }
+};
 
 EffectLabel withPath(EffectLabel label, const FlowSink &sink) {
   label.path = describePath(sink.path);
@@ -75,53 +78,114 @@ EffectLabel withPath(EffectLabel label, const FlowSink &sink) {
 
 const char *const kBounds[] = {"lower bound", "upper bound", "step"};
 
-std::optional<EffectLabel> scheduleLabel(const EditView &view,
-                                         const FlowSink &sink, double old,
-                                         double next) {
-  const ValueFlow &flow = *view.flow;
+/// "epochs 3 -> 2" for one loop whose bound, step or condition the
+/// constant sets, with "every 3rd batch trained" for a step.
+std::optional<std::string> tripChange(const ValueFlow &flow, After &after,
+                                      const FlowSink &sink, double old,
+                                      double next) {
   if (!flow.isTrainingLoop(sink.loop))
     return std::nullopt;
   std::optional<int64_t> was = tripCountOf(sink.loop),
-                         now = tripAfter(view, sink.loop);
-  if (!was || !now || *was == *now)
+                         now = after.tripCount(sink.loop);
+  if (!was || !now)
     return std::nullopt;
   std::string name = flow.loopName(sink.loop);
-  std::string summary = absl::StrFormat("training schedule change: %s %d -> %d",
-                                        name, *was, *now);
+  std::string text = absl::StrFormat("%s %d -> %d", name, *was, *now);
   bool step = llvm::isa<mlir::scf::ForOp>(sink.loop) && sink.position == 2;
-  if (step && old == 1 && next > 1 && next == std::floor(next))
-    absl::StrAppend(&summary, " (every ", ordinal(static_cast<int64_t>(next)),
-                    " ", name == "epochs" ? "epoch" : "batch", " trained)");
-  EffectLabel label =
-      makeLabel("training schedule change", summary,
-                absl::StrCat("the constant reaches the ",
-                             llvm::isa<mlir::scf::ForOp>(sink.loop)
-                                 ? std::string(kBounds[sink.position])
-                                 : std::string("condition"),
-                             " of the ", name, " loop"));
-  label.factor = *was ? static_cast<double>(*now) / *was : 0;
-  return withPath(label, sink);
+  if (step && name != "epochs" && old == 1 && next > 1 &&
+      next == std::floor(next))
+    absl::StrAppend(&text, " (every ", ordinal(static_cast<int64_t>(next)),
+                    " batch trained)");
+  return text;
 }
 
-std::optional<EffectLabel> initLabel(const EditView &view, const Sinks &sinks,
-                                     double old, double next) {
-  const FlowSink &sink = sinks.front();
-  bool seed = false, scale = false;
-  for (mlir::Operation *op : sink.path) {
-    llvm::StringRef name = op->getName().getStringRef();
-    seed |= name == "math.sin" || name == "math.cos";
-    scale |= llvm::isa<mlir::arith::MulFOp, mlir::arith::DivFOp>(op);
+std::optional<EffectLabel> scheduleLabel(const EditView &view,
+                                         const Sinks &sinks, double old,
+                                         double next) {
+  After after(view);
+  std::vector<std::string> changes, bounds;
+  std::vector<mlir::Operation *> loops;
+  // Outer loops first.
+  Sinks ordered = sinks;
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const FlowSink &a, const FlowSink &b) {
+                     return a.loop != b.loop && a.loop->isAncestor(b.loop);
+                   });
+  for (const FlowSink &sink : ordered) {
+    if (llvm::is_contained(loops, sink.loop))
+      continue;
+    loops.push_back(sink.loop);
+    std::optional<std::string> change =
+        tripChange(*view.flow, after, sink, old, next);
+    if (!change)
+      return std::nullopt;
+    changes.push_back(*change);
+    bounds.push_back(absl::StrCat(
+        llvm::isa<mlir::scf::ForOp>(sink.loop) ? kBounds[sink.position]
+                                               : "condition",
+        " of the ", view.flow->loopName(sink.loop), " loop"));
   }
-  const char *what = seed ? "seed" : scale ? "scale" : "value";
+  std::optional<int64_t> was = tripCountOf(loops.front()),
+                         now = after.tripCount(loops.front());
+  if (*was == *now && changes.size() == 1)
+    return std::nullopt;
+  EffectLabel label = makeLabel(
+      "training schedule change",
+      "training schedule change: " + absl::StrJoin(changes, ", "),
+      "the constant reaches the " + absl::StrJoin(bounds, " and the "));
+  label.factor = *was ? static_cast<double>(*now) / *was : 0;
+  return withPath(label, sinks.front());
+}
+
+std::optional<EffectLabel>
+initLabel(const EditView &view, const Sinks &sinks,
+          const std::vector<mlir::Operation *> &reached, double old,
+          double next) {
+  const FlowSink &sink = sinks.front();
+  // How the constant enters the initial values: added into the argument of
+  // a sine hash (a seed), through other non-linear ops (a hash constant),
+  // multiplied in (a scale) or added (an offset).
+  bool sine = false, otherMath = false;
+  mlir::Operation *first = nullptr;
+  for (mlir::Operation *op : reached) {
+    llvm::StringRef name = op->getName().getStringRef();
+    bool trig = name == "math.sin" || name == "math.cos";
+    sine |= trig;
+    otherMath |= name.starts_with("math.") && !trig;
+  }
+  for (mlir::Operation *op : llvm::drop_begin(sink.path))
+    if (!first && !llvm::isa<mlir::func::CallOp>(op))
+      first = op;
+  bool additive =
+      first && llvm::isa<mlir::arith::AddFOp, mlir::arith::SubFOp>(first);
+  bool multiplies =
+      first && llvm::isa<mlir::arith::MulFOp, mlir::arith::DivFOp>(first);
+  bool seed = sine && additive;
+  if ((sine || otherMath) && !seed) {
+    EffectLabel label = makeLabel(
+        "initialisation change",
+        absl::StrFormat("initialisation change: %s initial values redrawn "
+                        "(hash constant %s -> %s)",
+                        layersOf(*view.flow, sinks), shortNumber(old),
+                        shortNumber(next)),
+        "the constant only reaches parameters' initial values, through "
+        "the hash that draws them");
+    return withPath(label, sink);
+  }
+  bool scale = !seed && multiplies;
+  const char *what = seed       ? "seed"
+                     : scale    ? "scale"
+                     : additive ? "offset"
+                                : "value";
   std::string factor =
-      !seed && old != 0 ? absl::StrFormat(" x%.3g", next / old) : "";
+      scale && old != 0 ? absl::StrFormat(" x%.3g", next / old) : "";
   EffectLabel label = makeLabel(
       "initialisation change",
       absl::StrFormat("initialisation change%s: %s initial %s %s -> %s", factor,
                       layersOf(*view.flow, sinks), what, shortNumber(old),
                       shortNumber(next)),
       "the constant only reaches parameters' initial values");
-  label.factor = !seed && old != 0 ? next / old : 0;
+  label.factor = scale && old != 0 ? next / old : 0;
   return withPath(label, sink);
 }
 
@@ -166,7 +230,22 @@ std::optional<EffectLabel> updateLabel(const EditView &view, const Sinks &sinks,
   for (size_t i = 1; i < sink.path.size() && !first; ++i)
     if (!llvm::isa<mlir::func::CallOp>(sink.path[i]))
       first = sink.path[i];
-  if (!first || !llvm::isa<mlir::arith::MulFOp>(first) || old == 0)
+  if (!first || old == 0 || next == 0)
+    return std::nullopt;
+  bool divisor = llvm::isa<mlir::arith::DivFOp>(first) &&
+                 first->getOperand(1) == view.target->getResult(0);
+  if (divisor) {
+    EffectLabel label = makeLabel(
+        "learning-rate change",
+        absl::StrFormat("learning-rate change x%.3g (the loss gradient's "
+                        "divisor %s -> %s): scales the steps of %s",
+                        old / next, shortNumber(old), shortNumber(next),
+                        layersOf(*view.flow, sinks)),
+        "the constant divides what every reached update subtracts");
+    label.factor = old / next;
+    return withPath(label, sink);
+  }
+  if (!llvm::isa<mlir::arith::MulFOp>(first))
     return std::nullopt;
   EffectLabel label = makeLabel(
       "learning-rate change",
@@ -205,11 +284,12 @@ std::optional<EffectLabel> flowRule(const EditView &view) {
   std::optional<double> next = literalValue(view.edit.literal);
   if (!old || !next)
     return std::nullopt;
-  Sinks sinks = view.flow->trace(view.target->getResult(0));
+  std::vector<mlir::Operation *> reached;
+  Sinks sinks = view.flow->trace(view.target->getResult(0), &reached);
   if (allOf(sinks, FlowSink::Kind::LoopControl))
-    return scheduleLabel(view, sinks.front(), *old, *next);
+    return scheduleLabel(view, sinks, *old, *next);
   if (allOf(sinks, FlowSink::Kind::ParameterInit))
-    return initLabel(view, sinks, *old, *next);
+    return initLabel(view, sinks, reached, *old, *next);
   if (allOf(sinks, FlowSink::Kind::MaxInit))
     return guardLabel(sinks, *old, *next);
   if (allOf(sinks, FlowSink::Kind::Update))

@@ -137,7 +137,9 @@ struct FlowState {
 };
 } // namespace
 
-std::vector<FlowSink> ValueFlow::trace(mlir::Value value) const {
+std::vector<FlowSink>
+ValueFlow::trace(mlir::Value value,
+                 std::vector<mlir::Operation *> *reached) const {
   std::vector<FlowState> states = {{value, {}, -1, value.getDefiningOp()}};
   std::set<std::pair<void *, std::vector<mlir::Operation *>>> seen = {
       {value.getAsOpaquePointer(), {}}};
@@ -154,6 +156,8 @@ std::vector<FlowSink> ValueFlow::trace(mlir::Value value) const {
   for (size_t i = 0; i < states.size() && i < 20000; ++i) {
     for (mlir::OpOperand &use : states[i].value.getUses()) {
       mlir::Operation *owner = use.getOwner();
+      if (reached)
+        reached->push_back(owner);
       if (std::optional<FlowSink> sink = sinkAt(use)) {
         sink->path = pathTo(static_cast<int>(i));
         sink->path.push_back(owner);

@@ -45,8 +45,11 @@ class ValueFlow {
 public:
   ValueFlow(mlir::ModuleOp module, const WorkloadSpec &spec);
 
-  /// Every sink `value` reaches (the nearest first; flow stops at sinks).
-  std::vector<FlowSink> trace(mlir::Value value) const;
+  /// Every sink `value` reaches (the nearest first; flow stops at sinks);
+  /// `reached`, when given, receives every op the value flows through.
+  std::vector<FlowSink>
+  trace(mlir::Value value,
+        std::vector<mlir::Operation *> *reached = nullptr) const;
 
   bool isTrainingLoop(mlir::Operation *loop) const {
     return parameters.count(loop) > 0;
