@@ -72,7 +72,6 @@ struct After {
 
 EffectLabel withPath(EffectLabel label, const FlowSink &sink) {
   label.path = describePath(sink.path);
-  label.evidence = absl::StrCat(label.evidence, " (", label.path, ")");
   return label;
 }
 

@@ -119,8 +119,12 @@ std::string editTablesHtml(const VariantFinding &v,
         &h, "<tr><td>", i + 1, "</td><td><span class=\"label\">",
         escapeHtml(e.label.kind), "</span><br/>",
         escapeHtml(labelDetail(e.label)), "<br/><code>", escapeHtml(e.line),
-        "</code></td><td>", escapeHtml(e.label.evidence), "</td><td>",
-        escapeHtml(measured(e.alone, baseline)), "</td><td>",
+        "</code></td><td>", escapeHtml(e.label.evidence),
+        e.label.path.empty()
+            ? std::string()
+            : absl::StrCat("<br/>data flow: <code class=\"path\">",
+                           escapeHtml(e.label.path), "</code>"),
+        "</td><td>", escapeHtml(measured(e.alone, baseline)), "</td><td>",
         escapeHtml(e.relation), "</td><td><pre>", escapeHtml(e.before),
         "</pre></td><td><pre>", escapeHtml(e.after), "</pre></td></tr>\n");
   }
@@ -218,11 +222,13 @@ std::string variantMarkdown(const VariantFinding &v,
   for (size_t i = 0; i < v.edits.size(); ++i) {
     const EditFinding &e = v.edits[i];
     std::string detail = labelDetail(e.label);
-    absl::StrAppend(&md, "| ", i + 1, " | **", cell(e.label.kind), "**",
-                    detail.empty() ? "" : ": " + cell(detail), " | ",
-                    cell(e.label.evidence), " | ",
-                    cell(measured(e.alone, baseline)), " | ", cell(e.relation),
-                    " | `", cell(e.line), "` |\n");
+    absl::StrAppend(
+        &md, "| ", i + 1, " | **", cell(e.label.kind), "**",
+        detail.empty() ? "" : ": " + cell(detail), " | ",
+        cell(e.label.evidence),
+        e.label.path.empty() ? "" : "; data flow: `" + cell(e.label.path) + "`",
+        " | ", cell(measured(e.alone, baseline)), " | ", cell(e.relation),
+        " | `", cell(e.line), "` |\n");
   }
   for (size_t i = 0; i < v.edits.size(); ++i)
     absl::StrAppend(&md, "\nEdit ", i + 1, " before:\n\n```mlir\n",
@@ -286,6 +292,7 @@ llvm::json::Object editJson(const EditFinding &e) {
                             {"summary", e.label.summary},
                             {"evidence", e.label.evidence},
                             {"roles", e.label.roles},
+                            {"path", e.label.path},
                             {"factor", e.label.factor},
                             {"pruned", e.label.pruned},
                             {"total", e.label.total},

@@ -34,6 +34,7 @@ AnalysisReport sampleReport() {
   e.label.kind = "learning-rate change";
   e.label.summary = "learning-rate change x0.5 (0.01 -> 0.005)";
   e.label.evidence = "the constant is used only by the weight updates";
+  e.label.path = "arith.constant -> arith.mulf -> scf.yield";
   e.before = "%cst = arith.constant 0.01 : f32";
   e.after = "%cst = arith.constant 5.000000e-03 : f32";
   Measurement alone;
@@ -98,6 +99,9 @@ TEST(ReportTest, HtmlIsWellFormedAndHasThePlotAndTheTable) {
       html.find("learning-rate change</span><br/>x0.5 (0.01 -&gt; 0.005)"),
       std::string::npos);
   // Text is escaped, not interpreted.
+  EXPECT_NE(html.find("data flow: <code class=\"path\">arith.constant -&gt; "
+                      "arith.mulf -&gt; scf.yield</code>"),
+            std::string::npos);
   EXPECT_NE(html.find("digits &lt;train&gt; &amp; co"), std::string::npos);
   EXPECT_EQ(html.find("<train>"), std::string::npos);
   EXPECT_NE(html.find("the gain survives"), std::string::npos);
@@ -119,6 +123,11 @@ TEST(ReportTest, MarkdownAndJsonCarryTheSameFindings) {
   EXPECT_NE(json.find("\"label\": \"learning-rate change\""), std::string::npos)
       << json;
   EXPECT_NE(json.find("\"kind\": \"front\""), std::string::npos);
+  EXPECT_NE(
+      json.find("\"path\": \"arith.constant -> arith.mulf -> scf.yield\""),
+      std::string::npos);
+  EXPECT_NE(md.find("; data flow: `arith.constant -> arith.mulf -> scf.yield`"),
+            std::string::npos);
 }
 
 TEST(ReportTest, PlotsTheLearnedOperatorWeightsALinePerOperator) {
