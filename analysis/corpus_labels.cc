@@ -106,12 +106,14 @@ checkCorpusFile(const std::string &path) {
   if (!spec.ok())
     return spec.status();
   std::unique_ptr<mlir::MLIRContext> context = createContext();
-  auto module = file->module.empty()
-                    ? loadWorkloadModuleAt(*context, workload)
-                    : loadLinalgModule(
-                          *context, (std::filesystem::path(path).parent_path() /
-                                     file->module)
-                                        .string());
+  // A module named with a folder is a repository path, else a file next to
+  // the corpus file.
+  std::string modulePath =
+      file->module.find('/') != std::string::npos
+          ? findRunfile(file->module)
+          : (std::filesystem::path(path).parent_path() / file->module).string();
+  auto module = file->module.empty() ? loadWorkloadModuleAt(*context, workload)
+                                     : loadLinalgModule(*context, modulePath);
   if (!module.ok())
     return module.status();
   std::vector<CorpusVerdict> verdicts;

@@ -1,7 +1,8 @@
 //===- corpus_labels.h - Checking labels against a hand-labelled corpus ---===//
 //
 // A corpus file (analysis/testdata/corpus*/NAME.labels) names a workload
-// (whose entry and data bindings apply), optionally a module in its folder,
+// (whose entry and data bindings apply), optionally a module (a file in its
+// folder, or a path from the repository root; default: the workload's own),
 // and edits each followed by the label a person gives them:
 //   workload testdata/digits_mlp_train
 //   module while_calls_mlp.mlir

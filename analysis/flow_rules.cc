@@ -246,6 +246,28 @@ std::optional<EffectLabel> updateLabel(const EditView &view, const Sinks &sinks,
   }
   if (!llvm::isa<mlir::arith::MulFOp>(first))
     return std::nullopt;
+  // What the constant multiplies: carried state (a momentum's velocity, or
+  // the parameter itself: a decay) or the gradient (a learning rate).
+  for (mlir::Value operand : first->getOperands())
+    if (auto origin = view.flow->carriedOrigin(operand)) {
+      bool velocity =
+          view.flow->isOptimizerState(origin->first, origin->second);
+      const char *kind = velocity ? "momentum change" : "weight-decay change";
+      EffectLabel label = makeLabel(
+          kind,
+          absl::StrFormat("%s x%.3g: %s of %s %s -> %s", kind, next / old,
+                          velocity ? "momentum" : "decay factor",
+                          layersOf(*view.flow, sinks), shortNumber(old),
+                          shortNumber(next)),
+          velocity ? "the constant scales the carried velocity"
+                   : "the constant scales the parameter before its update");
+      label.factor = next / old;
+      return withPath(label, sink);
+    }
+  if (!llvm::any_of(first->getOperands(), [&](mlir::Value v) {
+        return view.flow->isLabelDerived(v);
+      }))
+    return std::nullopt;
   EffectLabel label = makeLabel(
       "learning-rate change",
       absl::StrFormat("learning-rate change x%.3g: learning rate of %s %s -> "

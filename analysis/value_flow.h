@@ -21,6 +21,7 @@
 #include "gevo/eval/workload/workload.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace gevo {
 
@@ -54,6 +55,19 @@ public:
   bool isTrainingLoop(mlir::Operation *loop) const {
     return parameters.count(loop) > 0;
   }
+  /// Whether the loop carries a parameter or optimiser state at `position`.
+  bool isCarried(mlir::Operation *loop, unsigned position) const;
+  /// Carried state the labels change that the forward pass never reads (a
+  /// momentum's velocity).
+  bool isOptimizerState(mlir::Operation *loop, unsigned position) const;
+  /// Whether the labels reach `value` (in any call context).
+  bool isLabelDerived(mlir::Value value) const {
+    return labelDerived.contains(value);
+  }
+  /// The carried value `value` stands for, through linalg bodies, loop
+  /// bodies and (the first call site of) function arguments.
+  std::optional<std::pair<mlir::Operation *, unsigned>>
+  carriedOrigin(mlir::Value value) const;
   /// The carried positions of a training loop the labels change.
   const std::vector<unsigned> &parametersOf(mlir::Operation *loop) const;
   /// "epochs", "batches per epoch", "steps per batch" or "loop iterations":
@@ -69,10 +83,14 @@ private:
   std::vector<mlir::Value> successors(mlir::OpOperand &use) const;
   std::optional<FlowSink> sinkAt(mlir::OpOperand &use) const;
   void findTrainingLoops(mlir::ModuleOp module, const WorkloadSpec &spec);
+  /// Every value `from` reaches in one iteration, in any call context.
+  llvm::DenseSet<mlir::Value> reachAll(llvm::ArrayRef<mlir::Value> from) const;
 
   mlir::Operation *entry = nullptr;
   llvm::DenseMap<mlir::Operation *, std::vector<mlir::Operation *>> callSites;
   llvm::DenseMap<mlir::Operation *, std::vector<unsigned>> parameters;
+  llvm::DenseMap<mlir::Operation *, std::vector<unsigned>> optimizerState;
+  llvm::DenseSet<mlir::Value> labelDerived;
 };
 
 /// A scf.for's or scf.while's trip count when its bounds fold (a while
