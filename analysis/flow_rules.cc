@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "analysis/flow_labels.h"
 #include "analysis/label_rules.h"
 #include "analysis/value_flow.h"
 #include "gevo/ir/apply_edit.h"
@@ -22,15 +23,12 @@
 namespace gevo {
 namespace {
 
-using Sinks = std::vector<FlowSink>;
-
 bool allOf(const Sinks &sinks, FlowSink::Kind kind) {
   return !sinks.empty() &&
          llvm::all_of(sinks, [&](const FlowSink &s) { return s.kind == kind; });
 }
 
 /// "3 sig. digits": 0.176776692 -> "0.177", 1 -> "1".
-std::string shortNumber(double v) { return absl::StrFormat("%.3g", v); }
 
 std::string ordinal(int64_t n) {
   int64_t tens = n % 100, units = n % 10;
@@ -69,11 +67,6 @@ struct After {
     return mapped ? tripCountOf(mapped) : std::nullopt;
   }
 };
-
-EffectLabel withPath(EffectLabel label, const FlowSink &sink) {
-  label.path = describePath(sink.path);
-  return label;
-}
 
 const char *const kBounds[] = {"lower bound", "upper bound", "step"};
 
@@ -188,39 +181,6 @@ initLabel(const EditView &view, const Sinks &sinks,
   return withPath(label, sink);
 }
 
-/// Whether every use of the max is subtracted before an exponential (a
-/// softmax: the result does not depend on the max).
-bool onlyShiftsASoftmax(mlir::Operation *maxReduction) {
-  for (mlir::Operation *user : maxReduction->getUsers()) {
-    bool sub = false, exp = false;
-    user->walk([&](mlir::Operation *inner) {
-      sub |= llvm::isa<mlir::arith::SubFOp>(inner);
-      exp |= inner->getName().getStringRef() == "math.exp";
-    });
-    if (!llvm::isa<mlir::linalg::GenericOp>(user) || !sub || !exp)
-      return false;
-  }
-  return true;
-}
-
-std::optional<EffectLabel> guardLabel(const Sinks &sinks, double old,
-                                      double next) {
-  bool invariant = std::isfinite(next) && std::fabs(next) <= 50 &&
-                   llvm::all_of(sinks, [](const FlowSink &s) {
-                     return onlyShiftsASoftmax(s.op);
-                   });
-  return withPath(
-      makeLabel("numerical-stability change",
-                absl::StrCat("numerical-stability change: numerical guard: "
-                             "softmax running max initial value ",
-                             shortNumber(old), " -> ", shortNumber(next),
-                             invariant ? "; cannot change the result "
-                                         "(the softmax is shift-invariant)"
-                                       : "; may change the result"),
-                "the constant is the initial value of a max-reduction"),
-      sinks.front());
-}
-
 std::optional<EffectLabel> updateLabel(const EditView &view, const Sinks &sinks,
                                        double old, double next) {
   const FlowSink &sink = sinks.front();
@@ -279,22 +239,6 @@ std::optional<EffectLabel> updateLabel(const EditView &view, const Sinks &sinks,
   return withPath(label, sink);
 }
 
-std::string describeSink(const ValueFlow &flow, const FlowSink &s) {
-  switch (s.kind) {
-  case FlowSink::Kind::LoopControl:
-    return "the trip count of " + flow.loopName(s.loop);
-  case FlowSink::Kind::ParameterInit:
-    return "the initial value of " + flow.parameterName(s.loop, s.position);
-  case FlowSink::Kind::Update:
-    return "the update of " + flow.parameterName(s.loop, s.position);
-  case FlowSink::Kind::MaxInit:
-    return "the initial value of a max-reduction";
-  case FlowSink::Kind::Result:
-    return "the returned results";
-  }
-  return "?";
-}
-
 } // namespace
 
 std::optional<EffectLabel> flowRule(const EditView &view) {
@@ -307,6 +251,11 @@ std::optional<EffectLabel> flowRule(const EditView &view) {
     return std::nullopt;
   std::vector<mlir::Operation *> reached;
   Sinks sinks = view.flow->trace(view.target->getResult(0), &reached);
+  if (std::optional<EffectLabel> input =
+          preprocessingLabel(view, sinks, *old, *next))
+    return input;
+  if (allOf(sinks, FlowSink::Kind::DataSelection))
+    return dataLabel(sinks, *old, *next);
   if (allOf(sinks, FlowSink::Kind::LoopControl))
     return scheduleLabel(view, sinks, *old, *next);
   if (allOf(sinks, FlowSink::Kind::ParameterInit))
@@ -316,26 +265,6 @@ std::optional<EffectLabel> flowRule(const EditView &view) {
   if (allOf(sinks, FlowSink::Kind::Update))
     return updateLabel(view, sinks, *old, *next);
   return std::nullopt;
-}
-
-std::string describeSinks(const EditView &view, std::string *path) {
-  if (!view.flow || !view.target || view.target->getNumResults() == 0)
-    return "";
-  std::vector<std::string> names;
-  for (mlir::Value result : view.target->getResults())
-    for (const FlowSink &sink : view.flow->trace(result)) {
-      std::string name = describeSink(*view.flow, sink);
-      if (llvm::is_contained(names, name))
-        continue;
-      if (names.empty() && path)
-        *path = describePath(sink.path);
-      names.push_back(name);
-    }
-  if (names.size() > 3) {
-    names.resize(3);
-    names.push_back("more");
-  }
-  return absl::StrJoin(names, ", ");
 }
 
 } // namespace gevo

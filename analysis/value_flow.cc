@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace gevo {
@@ -32,7 +33,12 @@ mlir::Operation *loopOfYield(mlir::Operation *yield) {
 
 /// A linalg reduction whose body takes a maximum.
 bool isMaxReduction(mlir::Operation *op) {
-  auto generic = llvm::dyn_cast_or_null<mlir::linalg::GenericOp>(op);
+  if (!op)
+    return false;
+  llvm::StringRef name = op->getName().getStringRef();
+  if (name.starts_with("linalg.pooling_") && name.contains("_max"))
+    return true;
+  auto generic = llvm::dyn_cast<mlir::linalg::GenericOp>(op);
   if (!generic || generic.getNumReductionLoops() == 0)
     return false;
   bool max = false;

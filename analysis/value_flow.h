@@ -33,6 +33,7 @@ struct FlowSink {
     Update,        // the next value of parameter `position` of `loop`
     MaxInit,       // the initial value of the max-reduction `op`
     Result,        // a result of the entry function
+    DataSelection, // which rows of the training data a slice reads
   };
   Kind kind;
   mlir::Operation *loop = nullptr;
@@ -64,6 +65,11 @@ public:
   bool isLabelDerived(mlir::Value value) const {
     return labelDerived.contains(value);
   }
+  /// Whether `value` is the model's input as given (train or evaluated
+  /// features, through slices, reshapes, pads and linalg bodies only).
+  bool isRawInput(mlir::Value value) const { return inputOf(value, false); }
+  /// The same for the training data (features or labels) only.
+  bool trainingInput(mlir::Value value) const { return inputOf(value, true); }
   /// The carried value `value` stands for, through linalg bodies, loop
   /// bodies and (the first call site of) function arguments.
   std::optional<std::pair<mlir::Operation *, unsigned>>
@@ -83,6 +89,7 @@ private:
   std::vector<mlir::Value> successors(mlir::OpOperand &use) const;
   std::optional<FlowSink> sinkAt(mlir::OpOperand &use) const;
   void findTrainingLoops(mlir::ModuleOp module, const WorkloadSpec &spec);
+  bool inputOf(mlir::Value value, bool trainingOnly) const;
   /// Every value `from` reaches in one iteration, in any call context.
   llvm::DenseSet<mlir::Value> reachAll(llvm::ArrayRef<mlir::Value> from) const;
 
@@ -91,6 +98,8 @@ private:
   llvm::DenseMap<mlir::Operation *, std::vector<unsigned>> parameters;
   llvm::DenseMap<mlir::Operation *, std::vector<unsigned>> optimizerState;
   llvm::DenseSet<mlir::Value> labelDerived;
+  /// The entry's arguments: features (train or eval) and training data.
+  llvm::DenseSet<mlir::Value> inputArguments, trainingArguments;
 };
 
 /// A scf.for's or scf.while's trip count when its bounds fold (a while

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace gevo {
 
@@ -66,6 +67,11 @@ void ValueFlow::findTrainingLoops(mlir::ModuleOp module,
   std::vector<mlir::Value> labels, features;
   for (size_t i = 0;
        i < spec.arguments.size() && i < function.getNumArguments(); ++i) {
+    bool train = spec.arguments[i].split == SplitRole::Train;
+    if (spec.arguments[i].field == DataField::Features)
+      inputArguments.insert(function.getArgument(i));
+    if (train)
+      trainingArguments.insert(function.getArgument(i));
     if (spec.arguments[i].field != DataField::Features)
       labels.push_back(function.getArgument(i));
     else if (spec.arguments[i].split == SplitRole::Train)
@@ -98,6 +104,36 @@ void ValueFlow::findTrainingLoops(mlir::ModuleOp module,
       (meetsInputs ? parameters : optimizerState)[op].push_back(k);
     }
   });
+}
+
+bool ValueFlow::inputOf(mlir::Value value, bool trainingOnly) const {
+  for (int steps = 0; steps < 32 && value; ++steps) {
+    if ((trainingOnly ? trainingArguments : inputArguments).contains(value))
+      return true;
+    if (auto argument = llvm::dyn_cast<mlir::BlockArgument>(value)) {
+      mlir::Operation *owner = argument.getOwner()->getParentOp();
+      unsigned n = argument.getArgNumber();
+      if (llvm::isa<mlir::linalg::GenericOp>(owner)) {
+        value = owner->getOperand(n);
+      } else if (llvm::isa<mlir::func::FuncOp>(owner)) {
+        auto it = callSites.find(owner);
+        if (it == callSites.end() || it->second.empty())
+          return false;
+        value = it->second.front()->getOperand(n);
+      } else {
+        return false;
+      }
+      continue;
+    }
+    mlir::Operation *producer = value.getDefiningOp();
+    if (!producer ||
+        !llvm::isa<mlir::tensor::ExtractSliceOp, mlir::tensor::ExpandShapeOp,
+                   mlir::tensor::CollapseShapeOp, mlir::tensor::PadOp,
+                   mlir::tensor::CastOp>(producer))
+      return false;
+    value = producer->getOperand(0);
+  }
+  return false;
 }
 
 bool ValueFlow::isCarried(mlir::Operation *loop, unsigned position) const {
