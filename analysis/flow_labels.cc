@@ -24,8 +24,9 @@ EffectLabel withPath(EffectLabel label, const FlowSink &sink) {
 }
 
 mlir::Operation *firstOp(const FlowSink &sink) {
+  // A call or a linalg.generic on the path passes the value into its body.
   for (mlir::Operation *op : llvm::drop_begin(sink.path))
-    if (!llvm::isa<mlir::func::CallOp>(op))
+    if (!llvm::isa<mlir::func::CallOp, mlir::linalg::GenericOp>(op))
       return op;
   return nullptr;
 }

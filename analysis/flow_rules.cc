@@ -145,9 +145,7 @@ initLabel(const EditView &view, const Sinks &sinks,
     sine |= trig;
     otherMath |= name.starts_with("math.") && !trig;
   }
-  for (mlir::Operation *op : llvm::drop_begin(sink.path))
-    if (!first && !llvm::isa<mlir::func::CallOp>(op))
-      first = op;
+  first = firstOp(sink);
   bool additive =
       first && llvm::isa<mlir::arith::AddFOp, mlir::arith::SubFOp>(first);
   bool multiplies =
@@ -185,10 +183,7 @@ std::optional<EffectLabel> updateLabel(const EditView &view, const Sinks &sinks,
                                        double old, double next) {
   const FlowSink &sink = sinks.front();
   // The first arithmetic the constant meets scales the step.
-  mlir::Operation *first = nullptr;
-  for (size_t i = 1; i < sink.path.size() && !first; ++i)
-    if (!llvm::isa<mlir::func::CallOp>(sink.path[i]))
-      first = sink.path[i];
+  mlir::Operation *first = firstOp(sink);
   if (!first || old == 0 || next == 0)
     return std::nullopt;
   bool divisor = llvm::isa<mlir::arith::DivFOp>(first) &&

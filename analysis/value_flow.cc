@@ -130,6 +130,13 @@ std::optional<FlowSink> ValueFlow::sinkAt(mlir::OpOperand &use) const {
     }
   if (llvm::isa<mlir::func::ReturnOp>(owner) && owner->getParentOp() == entry)
     return sink;
+  // An offset, size or stride of a slice of the training data, or an index
+  // into it: which rows are read.
+  if (llvm::isa<mlir::tensor::ExtractSliceOp, mlir::tensor::ExtractOp>(owner) &&
+      n >= 1 && trainingInput(owner->getOperand(0))) {
+    sink.kind = FlowSink::Kind::DataSelection;
+    return sink;
+  }
   return std::nullopt;
 }
 
