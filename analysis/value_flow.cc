@@ -75,9 +75,16 @@ std::vector<mlir::Value> ValueFlow::successors(mlir::OpOperand &use) const {
     }
   } else if (llvm::isa<mlir::scf::YieldOp, mlir::linalg::YieldOp>(owner)) {
     mlir::Operation *parent = owner->getParentOp();
-    bool backEdge = llvm::isa<mlir::scf::WhileOp>(parent);
-    if (!backEdge && n < parent->getNumResults())
+    if (auto loop = llvm::dyn_cast<mlir::scf::WhileOp>(parent)) {
+      // The next iteration's state; what the loop ends with when the
+      // condition forwards it unchanged (the usual form).
+      mlir::scf::ConditionOp condition = loop.getConditionOp();
+      if (n < condition.getArgs().size() &&
+          condition.getArgs()[n] == loop.getBeforeArguments()[n])
+        next.push_back(loop->getResult(n));
+    } else if (n < parent->getNumResults()) {
       next.push_back(parent->getResult(n));
+    }
   } else if (auto generic = llvm::dyn_cast<mlir::linalg::GenericOp>(owner)) {
     next.push_back(generic.getBody()->getArgument(n));
   } else {
