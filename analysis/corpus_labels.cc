@@ -86,6 +86,7 @@ CorpusVerdict judge(const std::string &path, const Expectation &e,
     absl::StrAppend(&verdict.expected, "; says ", s);
   verdict.got = absl::StrCat(label.kind, ": ", label.summary);
   verdict.path = label.path;
+  verdict.roles = label.roles;
   verdict.matches =
       label.kind == e.kind &&
       std::all_of(e.says.begin(), e.says.end(), [&](const std::string &s) {

@@ -28,6 +28,7 @@ struct CorpusVerdict {
   std::string expected; // "kind; says ...; says ..."
   std::string got;      // "kind: summary"
   std::string path;     // the label's data-flow path
+  std::string roles;    // the roles the label gives the edited ops
   bool matches = false;
 };
 

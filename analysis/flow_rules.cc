@@ -246,20 +246,28 @@ std::optional<EffectLabel> flowRule(const EditView &view) {
     return std::nullopt;
   std::vector<mlir::Operation *> reached;
   Sinks sinks = view.flow->trace(view.target->getResult(0), &reached);
-  if (std::optional<EffectLabel> input =
-          preprocessingLabel(view, sinks, *old, *next))
-    return input;
-  if (allOf(sinks, FlowSink::Kind::DataSelection))
-    return dataLabel(sinks, *old, *next);
-  if (allOf(sinks, FlowSink::Kind::LoopControl))
-    return scheduleLabel(view, sinks, *old, *next);
-  if (allOf(sinks, FlowSink::Kind::ParameterInit))
-    return initLabel(view, sinks, reached, *old, *next);
-  if (allOf(sinks, FlowSink::Kind::MaxInit))
-    return guardLabel(sinks, *old, *next);
-  if (allOf(sinks, FlowSink::Kind::Update))
-    return updateLabel(view, sinks, *old, *next);
-  return std::nullopt;
+  std::optional<EffectLabel> label;
+  const char *role = "forward";
+  if ((label = preprocessingLabel(view, sinks, *old, *next)))
+    role = allOf(sinks, FlowSink::Kind::Result) ? "prediction" : "forward";
+  else if (allOf(sinks, FlowSink::Kind::DataSelection) &&
+           (label = dataLabel(sinks, *old, *next)))
+    role = "schedule";
+  else if (allOf(sinks, FlowSink::Kind::LoopControl) &&
+           (label = scheduleLabel(view, sinks, *old, *next)))
+    role = "schedule";
+  else if (allOf(sinks, FlowSink::Kind::ParameterInit) &&
+           (label = initLabel(view, sinks, reached, *old, *next)))
+    role = "parameter";
+  else if (allOf(sinks, FlowSink::Kind::MaxInit))
+    label = guardLabel(sinks, *old, *next);
+  else if (allOf(sinks, FlowSink::Kind::Update) &&
+           (label = updateLabel(view, sinks, *old, *next)))
+    role = "update";
+  // The role by data flow, whatever the program's style (labels.cc keeps it).
+  if (label)
+    label->roles = role;
+  return label;
 }
 
 } // namespace gevo

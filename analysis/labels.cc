@@ -163,7 +163,9 @@ void addContext(const EditView &view, EffectLabel &label) {
   for (const ResolvedRewire &r : view.rewires)
     if (r.user)
       touched.insert(toString(view.roleOf(r.user)));
-  label.roles = absl::StrJoin(touched, ", ");
+  // A rule that found the role by data flow (flow_rules.cc) keeps it.
+  if (label.roles.empty())
+    label.roles = absl::StrJoin(touched, ", ");
   std::string dynamic = describeEvidence(view.evidence);
   label.evidence =
       absl::StrCat(label.evidence.empty() ? "" : label.evidence + "; ",

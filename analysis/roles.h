@@ -18,6 +18,9 @@
 //   - schedule: loops and the constants that bound them;
 //   - plumbing: everything else (empty tensors, fills, index arithmetic).
 // Ops inside a linalg.generic body take the role of the generic.
+// This classification is the shipped programs' shape; value_flow.h follows
+// values through calls and any loop form, and the constant labels built on
+// it (flow_rules.cc) give the role they found instead.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ANALYSIS_ROLES_H
