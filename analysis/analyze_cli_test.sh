@@ -63,7 +63,7 @@ grep -q "^swap" "$tmp/min.gevo" && fail "kept the swap that does nothing"
 for f in report.html report.md report.json; do
   [[ -s "$tmp/report/$f" ]] || fail "no $f"
 done
-grep -q "initialisation change x-2.82843" "$tmp/analyze.txt" || fail "no initialisation label: $(cat "$tmp/analyze.txt")"
+grep -q "initialisation change x-2.83: layer 2 initial scale 0.354 -> -1" "$tmp/analyze.txt" || fail "no initialisation label: $(cat "$tmp/analyze.txt")"
 grep -q "training schedule change: epochs 5 -> 2" "$tmp/analyze.txt" || fail "no schedule label"
 html="$tmp/report/report.html"
 for tag in table tr svg html body; do
