@@ -81,10 +81,12 @@ std::optional<std::string> tripChange(const ValueFlow &flow, After &after,
                          now = after.tripCount(sink.loop);
   if (!was || !now)
     return std::nullopt;
+  if (*was == *now)
+    return std::string(); // this loop keeps its trip count
   std::string name = flow.loopName(sink.loop);
   std::string text = absl::StrFormat("%s %d -> %d", name, *was, *now);
   bool step = llvm::isa<mlir::scf::ForOp>(sink.loop) && sink.position == 2;
-  if (step && name != "epochs" && old == 1 && next > 1 &&
+  if (step && name == "batches per epoch" && old == 1 && next > 1 &&
       next == std::floor(next))
     absl::StrAppend(&text, " (every ", ordinal(static_cast<int64_t>(next)),
                     " batch trained)");
@@ -97,6 +99,7 @@ std::optional<EffectLabel> scheduleLabel(const EditView &view,
   After after(view);
   std::vector<std::string> changes, bounds;
   std::vector<mlir::Operation *> loops;
+  double factor = 0;
   // Outer loops first.
   Sinks ordered = sinks;
   std::stable_sort(ordered.begin(), ordered.end(),
@@ -111,21 +114,25 @@ std::optional<EffectLabel> scheduleLabel(const EditView &view,
         tripChange(*view.flow, after, sink, old, next);
     if (!change)
       return std::nullopt;
+    if (change->empty())
+      continue;
+    if (changes.empty())
+      factor = static_cast<double>(*after.tripCount(sink.loop)) /
+               std::max<int64_t>(*tripCountOf(sink.loop), 1);
     changes.push_back(*change);
     bounds.push_back(absl::StrCat(
         llvm::isa<mlir::scf::ForOp>(sink.loop) ? kBounds[sink.position]
-                                               : "condition",
+        : sink.op && llvm::isa<mlir::scf::YieldOp>(sink.op) ? "counter step"
+                                                            : "condition",
         " of the ", view.flow->loopName(sink.loop), " loop"));
   }
-  std::optional<int64_t> was = tripCountOf(loops.front()),
-                         now = after.tripCount(loops.front());
-  if (*was == *now && changes.size() == 1)
+  if (changes.empty())
     return std::nullopt;
   EffectLabel label = makeLabel(
       "training schedule change",
       "training schedule change: " + absl::StrJoin(changes, ", "),
       "the constant reaches the " + absl::StrJoin(bounds, " and the "));
-  label.factor = *was ? static_cast<double>(*now) / *was : 0;
+  label.factor = factor;
   return withPath(label, sinks.front());
 }
 
@@ -234,6 +241,25 @@ std::optional<EffectLabel> updateLabel(const EditView &view, const Sinks &sinks,
   return withPath(label, sink);
 }
 
+/// The sinks a schedule label reads: all of them when every one is a loop's
+/// control; for an integer constant (a counter's start or step), the control
+/// of training loops even when the counter is read elsewhere too (as the
+/// batch's row offset).
+std::optional<Sinks> scheduleSinks(const EditView &view, const Sinks &sinks) {
+  if (allOf(sinks, FlowSink::Kind::LoopControl))
+    return sinks;
+  if (!view.target->getResult(0).getType().isIntOrIndex())
+    return std::nullopt;
+  Sinks control;
+  for (const FlowSink &sink : sinks)
+    if (sink.kind == FlowSink::Kind::LoopControl &&
+        view.flow->isTrainingLoop(sink.loop))
+      control.push_back(sink);
+  if (control.empty())
+    return std::nullopt;
+  return control;
+}
+
 } // namespace
 
 std::optional<EffectLabel> flowRule(const EditView &view) {
@@ -253,8 +279,8 @@ std::optional<EffectLabel> flowRule(const EditView &view) {
   else if (allOf(sinks, FlowSink::Kind::DataSelection) &&
            (label = dataLabel(sinks, *old, *next)))
     role = "schedule";
-  else if (allOf(sinks, FlowSink::Kind::LoopControl) &&
-           (label = scheduleLabel(view, sinks, *old, *next)))
+  else if (std::optional<Sinks> control = scheduleSinks(view, sinks);
+           control && (label = scheduleLabel(view, *control, *old, *next)))
     role = "schedule";
   else if (allOf(sinks, FlowSink::Kind::ParameterInit) &&
            (label = initLabel(view, sinks, reached, *old, *next)))

@@ -263,7 +263,10 @@ bool computesLoss(const EditView &view, mlir::Operation *op) {
 /// is deleted or replaced: the objective the training follows changes.
 std::optional<EffectLabel> lossRule(const EditView &view) {
   mlir::Operation *touched = nullptr;
-  if (view.edit.kind != EditKind::Operand && computesLoss(view, view.target))
+  // A constant takes its role from what uses it (a callee's zero may
+  // inherit "loss" from the call): its own edit is not a loss change.
+  if (view.edit.kind != EditKind::Operand &&
+      view.edit.kind != EditKind::Constant && computesLoss(view, view.target))
     touched = view.target;
   for (const ResolvedRewire &r : view.rewires)
     if (!touched && computesLoss(view, r.user))

@@ -116,6 +116,18 @@ std::optional<FlowSink> ValueFlow::sinkAt(mlir::OpOperand &use) const {
   };
   mlir::Operation *yieldLoop =
       llvm::isa<mlir::scf::YieldOp>(owner) ? loopOfYield(owner) : nullptr;
+  // The next value of a while loop's counter (what its condition compares).
+  if (auto loop = llvm::dyn_cast_or_null<mlir::scf::WhileOp>(yieldLoop))
+    if (auto compare = loop.getConditionOp()
+                           .getCondition()
+                           .getDefiningOp<mlir::arith::CmpIOp>())
+      if (llvm::is_contained(compare->getOperands(),
+                             loop.getBeforeArguments()[n])) {
+        sink.kind = FlowSink::Kind::LoopControl;
+        sink.loop = yieldLoop;
+        sink.position = n;
+        return sink;
+      }
   if (yieldLoop && isParameter(yieldLoop, n)) {
     sink.kind = FlowSink::Kind::Update;
     sink.loop = yieldLoop;

@@ -126,6 +126,18 @@ bool ValueFlow::inputOf(mlir::Value value, bool trainingOnly) const {
       continue;
     }
     mlir::Operation *producer = value.getDefiningOp();
+    // Elementwise preprocessing: a generic over one tensor (scalars aside).
+    if (auto generic =
+            llvm::dyn_cast_or_null<mlir::linalg::GenericOp>(producer)) {
+      llvm::SmallVector<mlir::Value> tensors;
+      for (mlir::Value in : generic.getDpsInputs())
+        if (llvm::isa<mlir::ShapedType>(in.getType()))
+          tensors.push_back(in);
+      if (tensors.size() != 1 || generic.getNumReductionLoops() != 0)
+        return false;
+      value = tensors.front();
+      continue;
+    }
     if (!producer ||
         !llvm::isa<mlir::tensor::ExtractSliceOp, mlir::tensor::ExpandShapeOp,
                    mlir::tensor::CollapseShapeOp, mlir::tensor::PadOp,
