@@ -108,15 +108,16 @@ RefusedOk classify(const std::string &text, bool laterEditsClear) {
   } else if (size_t at = why.find("; it is computed from ");
              at != llvm::StringRef::npos) {
     out.rule = "every access in bounds for every input";
-    out.missed =
-        absl::StrCat("the index depends on ", why.substr(at + 22).str(),
-                     ", which on the sandbox's data happened to "
-                     "land in bounds");
+    out.missed = absl::StrCat(
+        "the index depends on ", why.substr(at + 22).str(),
+        ", which nothing static bounds: in the sandbox's run it landed in "
+        "bounds, or the compiled program never made the read (canonicalize "
+        "folded its use away, or LLVM a load of fresh memory)");
   } else if (!why.contains("unbounded") && why.contains("is in [")) {
     out.rule = "every access in bounds";
     out.missed = "the index is outside its dimension whatever the input, but "
-                 "the read lands in memory the sandbox does not guard (only "
-                 "the inputs have guard pages)";
+                 "the read lands in memory the sandbox does not guard (a "
+                 "constant's neighbour: only the inputs have guard pages)";
   } else {
     out.unsafe = false;
   }
