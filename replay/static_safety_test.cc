@@ -57,6 +57,60 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 )mlir";
 
+// Indices converted from floats: an element of a constant (WEIGHTS), of a
+// fill, of a linalg.generic's constant input, or of the caller's tensor.
+constexpr char kConverted[] = R"mlir(
+#id = affine_map<(d0) -> (d0)>
+func.func @main(%x: tensor<360x64xf32>) -> (f32, f32, f32, tensor<3xf32>) {
+  %w = arith.constant WEIGHTS : tensor<3xf32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.extract %w[%c2] : tensor<3xf32>
+  %i = arith.fptosi %e : f32 to i64
+  %j = arith.index_cast %i : i64 to index
+  %a = tensor.extract %x[%j, %c0] : tensor<360x64xf32>
+  %half = arith.constant 2.5 : f32
+  %empty = tensor.empty() : tensor<8xf32>
+  %fill = linalg.fill ins(%half : f32) outs(%empty : tensor<8xf32>) -> tensor<8xf32>
+  %f = tensor.extract %fill[%c0] : tensor<8xf32>
+  %fi = arith.fptosi %f : f32 to i32
+  %fj = arith.index_cast %fi : i32 to index
+  %b = tensor.extract %x[%c0, %fj] : tensor<360x64xf32>
+  %data = tensor.extract %x[%c0, %c0] : tensor<360x64xf32>
+  %di = arith.fptosi %data : f32 to i64
+  %dj = arith.index_cast %di : i64 to index
+  %c = tensor.extract %x[%c0, DATA_INDEX] : tensor<360x64xf32>
+  %out = tensor.empty() : tensor<3xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%w : tensor<3xf32>) outs(%out : tensor<3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %k = arith.fptosi %in : f32 to i64
+    %kk = arith.index_cast %k : i64 to index
+    %v = tensor.extract %x[%kk, %c0] : tensor<360x64xf32>
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  return %a, %b, %c, %g : f32, f32, f32, tensor<3xf32>
+}
+)mlir";
+
+// Reads, writes and a loop whose results nothing uses, or the caller gets.
+constexpr char kDead[] = R"mlir(
+#id = affine_map<(d0) -> (d0)>
+func.func @main(%x: tensor<8xf32>) -> RESULT_TYPE {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %zero = arith.constant 0.0 : f32
+  %past = tensor.extract %x[%c9] : tensor<8xf32>
+  %write = linalg.fill ins(%zero : f32) outs(%x : tensor<8xf32>) -> tensor<8xf32>
+  %loop = scf.for %i = %c0 to %c9 step %c0 iter_args(%acc = %zero) -> (f32) {
+    %s = arith.addf %acc, %zero : f32
+    scf.yield %s : f32
+  }
+  return RESULT : RESULT_TYPE
+}
+)mlir";
+
 // A loop over a dynamic number of rows, up to a caller's scalar.
 constexpr char kDynamic[] = R"mlir(
 func.func @main(%x: tensor<?x4xf32>, %n: index) -> f32 {
@@ -234,6 +288,79 @@ TEST_F(StaticSafetyTest, DynamicShapesApplyUnproven) {
   ASSERT_FALSE(column.ok());
   EXPECT_THAT(std::string(column.status().message()),
               HasSubstr("index 1 is in [4, 4], outside [0, 3]"));
+}
+
+/// `text` with each `from` replaced by `to`.
+std::string with(std::string text, const std::string &from,
+                 const std::string &to) {
+  for (size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+std::vector<std::string> messagesOf(mlir::ModuleOp module) {
+  std::vector<std::string> messages;
+  for (const SafetyFinding &finding : findSafetyProblems(module, {}))
+    messages.push_back(finding.message);
+  return messages;
+}
+
+TEST_F(StaticSafetyTest, IndicesConvertedFromConstantsAreBounded) {
+  // 2.9 -> 2, 2.5 -> 2 and every weight converted stay inside 360x64.
+  std::string safe = with(with(kConverted, "WEIGHTS", "dense<[0.5, 1.9, 2.9]>"),
+                          "DATA_INDEX", "%c2");
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(safe);
+  ASSERT_TRUE(module);
+  EXPECT_THAT(messagesOf(*module), ::testing::IsEmpty());
+  // A weight of 400.5 reaches row 400, both as the extracted element and as
+  // the generic's input: the range is every element's, not unbounded.
+  module = parse(with(safe, "2.9]", "400.5]"));
+  ASSERT_TRUE(module);
+  EXPECT_THAT(
+      messagesOf(*module),
+      ::testing::ElementsAre("index 0 is in [0, 400], outside [0, 359] of "
+                             "tensor<360x64xf32>",
+                             "index 0 is in [0, 400], outside [0, 359] of "
+                             "tensor<360x64xf32>"));
+  // NaN converts to poison: nothing bounds it.
+  module = parse(with(safe, "2.9]", "0x7FC00000]"));
+  ASSERT_TRUE(module);
+  EXPECT_THAT(messagesOf(*module),
+              ::testing::Contains(StartsWith("index 0 is in unbounded")));
+  // An index from the caller's data stays refused, and says where from.
+  module = parse(with(safe, "[%c0, %c2]", "[%c0, %dj]"));
+  ASSERT_TRUE(module);
+  std::vector<SafetyFinding> found = findSafetyProblems(*module, {});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].level, SafetyFinding::Level::Unsafe);
+  EXPECT_EQ(found[0].message,
+            "index 1 is in unbounded, outside [0, 63] of tensor<360x64xf32>; "
+            "it is computed from the caller's argument 0 of @main");
+}
+
+TEST_F(StaticSafetyTest, WhatNothingUsesIsNotChecked) {
+  // Unused, the read past the end, the write into %x and the step-0 loop
+  // are removed before anything runs.
+  auto returning = [&](const std::string &values, const std::string &types,
+                       const std::string &signature) {
+    return parse(
+        with(with(kDead, "RESULT : RESULT_TYPE", values + " : " + types),
+             "RESULT_TYPE", signature));
+  };
+  mlir::OwningOpRef<mlir::ModuleOp> module = returning("%zero", "f32", "f32");
+  ASSERT_TRUE(module);
+  EXPECT_THAT(messagesOf(*module), ::testing::IsEmpty());
+  // Returned, each is refused.
+  module = returning("%past, %write, %loop", "f32, tensor<8xf32>, f32",
+                     "(f32, tensor<8xf32>, f32)");
+  ASSERT_TRUE(module);
+  EXPECT_THAT(
+      messagesOf(*module),
+      ::testing::ElementsAre(
+          HasSubstr("index 0 is in [9, 9], outside [0, 7]"),
+          HasSubstr("operand 1 writes into argument 0 of @main"),
+          HasSubstr("the step is in [0, 0]: a loop's step must be positive")));
 }
 
 TEST_F(StaticSafetyTest, RandomMutationsAddNothingTheCheckRefuses) {

@@ -2,7 +2,8 @@
 # The benchmark tools that are not timings themselves:
 # - benchmarks_md renders BENCHMARKS.md from figures files: the numbers of a
 #   throughput (with its search rows), a compile-profile and a minimiser
-#   file appear in it, missing files say "Not run.",
+#   file appear in it, missing files say "Not run.", the static check's
+#   refused-but-ok mutants appear sorted into unsafe ones and false refusals,
 #   the scale-out rows (with the ranks' idle share), speed-up and projection appear, and a results
 #   directory that does not exist still gives every section;
 # - scaling's generated model (64 -> 256 -> 128 -> 10, weights drawn in the
@@ -62,6 +63,18 @@ cat >"$tmp/results/scale_out.json" <<'JSON'
  "bottleneck_cores": 100.2,
  "projection": [{"cores": 64, "population": 64, "evaluations_per_s": 82.4, "rank0_share": 0.39}]}
 JSON
+cat >"$tmp/results/safety_refusals.json" <<'JSON'
+{"variants": 1000, "refused": 63, "unproven": 4,
+ "refused_outcomes": {"ok": 2, "out_of_bounds": 61},
+ "accepted_outcomes": {"ok": 900, "non_finite": 37},
+ "false_refusals": ["not proven safe: @main/tensor.extract#0~1: index 0 is in [0, 400], outside [0, 359] of tensor<360x64xf32>\n    constant x"],
+ "refused_ok": [
+  {"refusal": "not proven safe: @main/scf.for#1~2: the step is in [0, 0]: a loop's step must be positive\n    constant y",
+   "unsafe": true, "rule": "a loop's step must be positive", "sandbox_missed": "the loop is folded away"},
+  {"refusal": "not proven safe: @main/tensor.extract#0~1: index 0 is in [0, 400], outside [0, 359] of tensor<360x64xf32>\n    constant x",
+   "unsafe": false, "rule": "", "sandbox_missed": ""}],
+ "refused_ok_unsafe": 1, "checked_us_per_edit": 1800, "unchecked_us_per_edit": 1500}
+JSON
 "$benchmarks_md" --results="$tmp/results" -o "$tmp/B.md" || fail "benchmarks_md failed"
 md=$(cat "$tmp/B.md")
 grep -q 'GENERATED' <<<"$md" || fail "no GENERATED header"
@@ -81,12 +94,19 @@ grep -q '| 2 x 1 | 3.90 | 81% | 6.4% | 0.250 | 0.400 | 4.50 |' <<<"$md" || fail 
 grep -q '\*\*1.86x\*\* one rank' <<<"$md" || fail "scale-out speed-up missing"
 grep -q 'about \*\*100 cores\*\*' <<<"$md" || fail "scale-out bottleneck missing"
 grep -q '| 64 | 64 | 82.4 | 39% |' <<<"$md" || fail "scale-out projection missing"
+grep -q 'of the 2 refused that the sandbox runs ok, 1 are (a) unsafe by the issue.s rules, which the sandbox did not see, and 1 are (b) false refusals' <<<"$md" ||
+  fail "safety classification missing"
+grep -q '^- (a) unsafe, a loop.s step must be positive; the sandbox ran it ok as the loop is folded away: not proven safe: @main/scf.for#1~2' <<<"$md" ||
+  fail "unsafe refusal line missing"
+grep -q '^- (b) false refusal: not proven safe: @main/tensor.extract#0~1: index 0 is in \[0, 400\]' <<<"$md" ||
+  fail "false refusal line missing"
+grep -q '^\*\*Goal missed\*\*: 0 accepted mutants' <<<"$md" || fail "a false refusal does not miss the goal"
 sections=$(grep -c '^## ' <<<"$md")
 ((sections >= 8)) || fail "only $sections sections"
-# Every section but the four whose figures are here says so, once per
+# Every section but the five whose figures are here says so, once per
 # figures file it reads (the safety and imported-models sections read two).
 files=$((sections + 2))
-[[ $(grep -c '^Not run\.$' <<<"$md") == $((files - 4)) ]] || fail "expected $((files - 4)) figures files not run"
+[[ $(grep -c '^Not run\.$' <<<"$md") == $((files - 5)) ]] || fail "expected $((files - 5)) figures files not run"
 
 "$benchmarks_md" --results="$tmp/none" -o "$tmp/empty.md" || fail "benchmarks_md failed on no results"
 [[ $(grep -c '^Not run\.$' "$tmp/empty.md") == "$files" ]] || fail "expected $files figures files not run"

@@ -35,6 +35,43 @@ int outcomeCount(const Object *counts, const char *outcome) {
   return counts ? int(num(counts, outcome)) : 0;
 }
 
+/// The goal as issue #33 states it, from safety_refusals' refused_ok list:
+/// each refused mutant the sandbox ran ok is (a) unsafe by the rules, which
+/// the sandbox did not see, or (b) a false refusal.
+void classifiedRefusals(std::ostringstream &md, const llvm::json::Array &all,
+                        int acceptedOob) {
+  int unsafe = 0, falseOnes = 0;
+  std::ostringstream list;
+  for (const llvm::json::Value &entry : all) {
+    const Object *r = entry.getAsObject();
+    if (!r)
+      continue;
+    bool isUnsafe = r->getBoolean("unsafe").value_or(false);
+    (isUnsafe ? unsafe : falseOnes) += 1;
+    std::string why =
+        r->getString("refusal").value_or("").split('\n').first.str();
+    if (isUnsafe)
+      list << absl::StrFormat("- (a) unsafe, %s; the sandbox ran it ok as %s: "
+                              "%s\n",
+                              r->getString("rule").value_or("").str(),
+                              r->getString("sandbox_missed").value_or("").str(),
+                              why);
+    else
+      list << "- (b) false refusal: " << why << "\n";
+  }
+  md << absl::StrFormat(
+      "%s: %d accepted mutants the sandbox calls out_of_bounds (goal 0); of "
+      "the %d refused that the sandbox runs ok, %d are (a) unsafe by the "
+      "issue's rules, which the sandbox did not see, and %d are (b) false "
+      "refusals (goal 0).\n\n",
+      acceptedOob == 0 && falseOnes == 0 ? "**Goal met**" : "**Goal missed**",
+      acceptedOob, unsafe + falseOnes, unsafe, falseOnes);
+  if (unsafe + falseOnes > 0)
+    md << "Refused mutants the sandbox ran ok, and why the check refused "
+          "them:\n\n"
+       << list.str() << "\n";
+}
+
 void refusals(std::ostringstream &md, const Object *o) {
   const Object *refused = o->getObject("refused_outcomes");
   const Object *accepted = o->getObject("accepted_outcomes");
@@ -50,6 +87,8 @@ void refusals(std::ostringstream &md, const Object *o) {
       outcomeList(refused), outcomeList(accepted),
       num(o, "checked_us_per_edit"), num(o, "unchecked_us_per_edit"));
   int acceptedOob = outcomeCount(accepted, "out_of_bounds");
+  if (const llvm::json::Array *sorted = o->getArray("refused_ok"))
+    return classifiedRefusals(md, *sorted, acceptedOob);
   int refusedOk = outcomeCount(refused, "ok");
   md << absl::StrFormat(
       "%s: %d accepted mutants the sandbox calls out_of_bounds (goal 0); %d "

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "gevo/ir/element_bounds.h"
 #include "gevo/ir/value_ranges.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -16,6 +17,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -41,6 +43,16 @@ std::string show(const IntRange &range) {
       range.max == std::numeric_limits<int64_t>::max())
     return "unbounded";
   return absl::StrCat("[", range.min, ", ", range.max, "]");
+}
+
+/// "; it is computed from the caller's argument 0 of @main" when one of
+/// `values` depends on data read at run time; empty otherwise.
+std::string dataNote(llvm::ArrayRef<mlir::Value> values) {
+  for (mlir::Value value : values)
+    if (value)
+      if (std::string source = runtimeDataSource(value); !source.empty())
+        return absl::StrCat("; it is computed from ", source);
+  return "";
 }
 
 std::string show(mlir::Type type) {
@@ -93,7 +105,7 @@ public:
 
   std::vector<SafetyFinding> run() {
     module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
-      if (isChecked(op) && ranges.mayRun(op))
+      if (isChecked(op) && ranges.mayRun(op) && isLive(op))
         check(op);
     });
     return std::move(found);
@@ -107,6 +119,30 @@ private:
                      mlir::memref::SubViewOp, mlir::scf::ForOp,
                      mlir::CallOpInterface, mlir::DestinationStyleOpInterface>(
         op);
+  }
+
+  /// Whether what `op` does may be seen: it has side effects, or a live op
+  /// uses a result (through a terminator: the op it ends). An op nothing
+  /// live uses and without side effects (a read whose value reaches no
+  /// output) is removed by canonicalize before anything runs, and a later
+  /// edit that uses it makes it live, and checked, then.
+  bool isLive(mlir::Operation *op) {
+    if (!op || llvm::isa<mlir::ModuleOp, mlir::FunctionOpInterface>(op))
+      return true;
+    auto [known, inserted] = live.try_emplace(op, true);
+    if (!inserted)
+      return known->second;
+    bool result = false;
+    if (op->hasTrait<mlir::OpTrait::IsTerminator>())
+      result = isLive(op->getParentOp());
+    else if (!mlir::wouldOpBeTriviallyDead(op))
+      result = true;
+    else
+      for (mlir::Operation *user : op->getUsers())
+        if ((result = isLive(user)))
+          break;
+    live[op] = result;
+    return result;
   }
 
   void check(mlir::Operation *op) {
@@ -164,7 +200,7 @@ private:
       return add(op, Kind::Access, levelOf(index),
                  absl::StrCat("index ", position, " is in ", show(range),
                               ", outside [0, ", dynamic ? "?" : bound(size - 1),
-                              "] of ", show(type)));
+                              "] of ", show(type), dataNote(index)));
     }
     if (!dynamicIndex.empty())
       add(op, Kind::Access, Level::Unproven, std::move(dynamicIndex));
@@ -202,7 +238,7 @@ private:
                  inBounds ? Level::Unproven : levelOf(used),
                  absl::StrCat("dimension ", dim, " takes offset ", show(offset),
                               ", size ", show(size), ", stride ", show(stride),
-                              " of ", show(type), ": ", why));
+                              " of ", show(type), ": ", why, dataNote(used)));
     }
   }
 
@@ -267,6 +303,7 @@ private:
   ValueRanges ranges;
   const SafetyOptions &options;
   std::vector<SafetyFinding> found;
+  llvm::DenseMap<mlir::Operation *, bool> live;
 };
 
 } // namespace

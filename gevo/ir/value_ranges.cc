@@ -2,13 +2,17 @@
 
 #include "gevo/ir/value_ranges.h"
 
+#include <cmath>
+
 #include <optional>
 #include <vector>
 
+#include "gevo/ir/element_bounds.h"
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -43,10 +47,29 @@ IntRange rangeOf(const IntegerValueRangeLattice *lattice) {
   return {range.smin().getSExtValue(), range.smax().getSExtValue()};
 }
 
-/// MLIR's integer range analysis, told two more facts: a linalg.index lies
-/// within its loop's static range, and an scf.for's induction variable
-/// within [lower, upper - 1] whatever its step (the step is checked apart;
-/// MLIR's own rule divides by it).
+/// The range of arith.fptosi `op` when its float operand is bounded by the
+/// IR (element_bounds.h) and every value it may take converts (fptosi of a
+/// value out of the integer's range is poison: then none).
+std::optional<mlir::IntegerValueRange> convertedRange(mlir::Operation *op) {
+  auto convert = llvm::dyn_cast<mlir::arith::FPToSIOp>(op);
+  if (!convert)
+    return std::nullopt;
+  unsigned width = convert.getType().getIntOrFloatBitWidth();
+  std::optional<FloatBounds> bounds = floatBounds(convert.getIn());
+  if (!bounds || width > 64)
+    return std::nullopt;
+  double lowest = std::trunc(bounds->min), highest = std::trunc(bounds->max);
+  double limit = std::ldexp(1.0, int(width) - 1);
+  if (lowest < -limit || highest >= limit)
+    return std::nullopt;
+  return signedRange(int64_t(lowest), int64_t(highest), width);
+}
+
+/// MLIR's integer range analysis, told three more facts: a linalg.index lies
+/// within its loop's static range, an scf.for's induction variable within
+/// [lower, upper - 1] whatever its step (the step is checked apart; MLIR's
+/// own rule divides by it), and arith.fptosi of a float the IR fixes (an
+/// element of a constant or a fill) within that float's range.
 class BoundedRangeAnalysis : public mlir::dataflow::IntegerRangeAnalysis {
 public:
   using IntegerRangeAnalysis::IntegerRangeAnalysis;
@@ -68,6 +91,10 @@ public:
           return mlir::success();
         }
       }
+    }
+    if (std::optional<mlir::IntegerValueRange> range = convertedRange(op)) {
+      propagateIfChanged(results[0], results[0]->join(*range));
+      return mlir::success();
     }
     if (!llvm::isa<mlir::InferIntRangeInterface>(op))
       return visitFolded(op, results);
