@@ -16,7 +16,11 @@
 
 namespace gevo {
 
-std::string shortNumber(double v) { return absl::StrFormat("%.3g", v); }
+std::string shortNumber(double v) {
+  if (std::optional<int64_t> n = integralValue(v))
+    return absl::StrCat(*n);
+  return absl::StrFormat("%.3g", v);
+}
 
 EffectLabel withPath(EffectLabel label, const FlowSink &sink) {
   label.path = describePath(sink.path);

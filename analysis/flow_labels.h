@@ -19,7 +19,8 @@ namespace gevo {
 
 using Sinks = std::vector<FlowSink>;
 
-/// "3 sig. digits": 0.176776692 -> "0.177", 1 -> "1".
+/// 3 significant digits, integers whole: 0.176776692 -> "0.177", 1681.0 ->
+/// "1681".
 std::string shortNumber(double v);
 /// The label with the path of `sink` as its data-flow path.
 EffectLabel withPath(EffectLabel label, const FlowSink &sink);

@@ -28,8 +28,6 @@ bool allOf(const Sinks &sinks, FlowSink::Kind kind) {
          llvm::all_of(sinks, [&](const FlowSink &s) { return s.kind == kind; });
 }
 
-/// "3 sig. digits": 0.176776692 -> "0.177", 1 -> "1".
-
 std::string ordinal(int64_t n) {
   int64_t tens = n % 100, units = n % 10;
   const char *suffix = (tens >= 11 && tens <= 13) ? "th"

@@ -77,7 +77,9 @@ std::optional<double> literalValue(const std::string &literal);
 std::optional<double> newConstant(const ResolvedRewire &r);
 bool isFloatScalar(mlir::Value value);
 int64_t elementsOf(llvm::ArrayRef<int64_t> shape);
-/// "%g".
+/// An integral value of modest size (|v| < 1e9) as that integer.
+std::optional<int64_t> integralValue(double v);
+/// "%g", integers whole: 0.01 -> "0.01", 1e6 -> "1000000".
 std::string number(double v);
 
 /// The scalar `value` computes when it folds through constants, arith

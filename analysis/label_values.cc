@@ -78,7 +78,18 @@ int64_t elementsOf(llvm::ArrayRef<int64_t> shape) {
   return n;
 }
 
-std::string number(double v) { return absl::StrFormat("%g", v); }
+std::optional<int64_t> integralValue(double v) {
+  // Past a billion a person writes 1e+09 rather than the digits.
+  if (!std::isfinite(v) || v != std::trunc(v) || std::fabs(v) >= 1e9)
+    return std::nullopt;
+  return static_cast<int64_t>(v);
+}
+
+std::string number(double v) {
+  if (std::optional<int64_t> n = integralValue(v))
+    return absl::StrCat(*n);
+  return absl::StrFormat("%g", v);
+}
 
 std::optional<double> foldScalar(mlir::Value value, int depth) {
   if (!value || depth > 16)
