@@ -22,6 +22,8 @@ using Sinks = std::vector<FlowSink>;
 /// 3 significant digits, integers whole: 0.176776692 -> "0.177", 1681.0 ->
 /// "1681".
 std::string shortNumber(double v);
+/// "layer 1", "layers 1, 2" or "every layer" for the parameters reached.
+std::string layersOf(const ValueFlow &flow, const Sinks &sinks);
 /// The label with the path of `sink` as its data-flow path.
 EffectLabel withPath(EffectLabel label, const FlowSink &sink);
 /// The first op after the constant on a sink's path, calls skipped.

@@ -38,7 +38,8 @@ std::string ordinal(int64_t n) {
   return absl::StrCat(n, suffix);
 }
 
-/// "layer 1", "layers 1, 2" or "every layer" for the parameters reached.
+} // namespace
+
 std::string layersOf(const ValueFlow &flow, const Sinks &sinks) {
   std::set<int> layers, all;
   for (const FlowSink &s : sinks) {
@@ -51,6 +52,8 @@ std::string layersOf(const ValueFlow &flow, const Sinks &sinks) {
   return absl::StrCat(layers.size() > 1 ? "layers " : "layer ",
                       absl::StrJoin(layers, ", "));
 }
+
+namespace {
 
 /// The module once the edit is applied, and where each op went.
 struct After {

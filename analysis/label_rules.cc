@@ -305,12 +305,18 @@ std::optional<EffectLabel> skippedRule(const EditView &view) {
   };
   bool forward = view.target && (view.roleOf(view.target) == Role::Forward ||
                                  view.roleOf(view.target) == Role::Prediction);
+  // An op of a linalg body (a ReLU's max) deleted or replaced skips what
+  // its linalg op computes.
+  mlir::Operation *skipped = view.target;
+  while (skipped &&
+         llvm::isa_and_nonnull<mlir::linalg::GenericOp>(skipped->getParentOp()))
+    skipped = skipped->getParentOp();
   if ((view.edit.kind == EditKind::Delete ||
        view.edit.kind == EditKind::Replace) &&
-      forward && computesValues(view.target))
+      forward && skipped && computesValues(skipped))
     return makeLabel(
         "layer or activation skipped",
-        absl::StrCat("layer or activation skipped: ", describeOp(view.target),
+        absl::StrCat("layer or activation skipped: ", describeOp(skipped),
                      view.roleOf(view.target) == Role::Forward
                          ? " in training"
                          : " in prediction"),

@@ -22,10 +22,32 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace gevo {
 
 class ValueFlow;
+struct FlowSink;
+
+/// Each op's role from the sinks its values reach (value_flow.h), through
+/// calls and any loop form: a training loop's control is schedule, initial
+/// values parameter, the entry's results prediction; what reaches an update
+/// is update (it reads carried state and reaches the update through
+/// elementwise ops only), gradient (the labels reach it) or forward. Ops in
+/// a linalg body take their op's role; constants are left to roles.h.
+class FlowRoles {
+public:
+  explicit FlowRoles(const ValueFlow &flow, const RoleMap &roles)
+      : flow(flow), roles(roles) {}
+  /// nullopt where value flow finds no sink or no single role.
+  std::optional<Role> roleOf(mlir::Operation *op) const;
+
+private:
+  std::optional<Role> compute(mlir::Operation *op) const;
+  const ValueFlow &flow;
+  const RoleMap &roles;
+  mutable llvm::DenseMap<mlir::Operation *, std::optional<Role>> cache;
+};
 
 /// One rewired operand, resolved in the module before the edit.
 struct ResolvedRewire {
@@ -55,8 +77,13 @@ struct EditView {
   std::vector<TripChange> tripChanges;
   /// Where values go, through calls and any loop form (value_flow.h).
   const ValueFlow *flow = nullptr;
+  /// Roles by where values go (flow_roles.cc); null for constant edits,
+  /// which keep the shape-based roles.
+  const FlowRoles *flowRoles = nullptr;
 
-  Role roleOf(mlir::Operation *op) const { return roles.roleOf(op); }
+  /// The role by data flow when value flow finds one, else the shape-based
+  /// pass's (roles.h).
+  Role roleOf(mlir::Operation *op) const;
   /// How the edit's operator names it: "delete of arith.mulf".
   std::string describeEdit() const {
     return operatorFor(edit.kind).describe(edit);
@@ -92,6 +119,15 @@ std::optional<int64_t> foldTripCount(mlir::Operation *loop);
 /// "epochs", "batches per epoch" or "loop iterations".
 std::string loopName(mlir::Operation *loop, const RoleMap &roles);
 
+/// The scalar `value` holds through arith folding and, for a function's
+/// argument, the same scalar at every call site.
+std::optional<double> scalarThroughCalls(mlir::ModuleOp module,
+                                         mlir::Value value, int depth = 0);
+
+/// The sinks of what `op` computes (of its linalg op when it has no
+/// results); empty without value flow.
+std::vector<FlowSink> sinksOf(const EditView &view, mlir::Operation *op);
+
 /// What the edited op's values reach (value_flow.h), for a label that no
 /// rule gives: "reaches the update of layer 1 weights"; empty if nothing.
 std::string describeSinks(const EditView &view, std::string *path);
@@ -104,6 +140,7 @@ using LabelRule = std::optional<EffectLabel> (*)(const EditView &);
 #define GEVO_LABEL_RULES(RULE)                                                 \
   RULE(shrinkRule)                                                             \
   RULE(flowRule)                                                               \
+  RULE(bypassRule)                                                             \
   RULE(learningRateRule)                                                       \
   RULE(parameterResetRule)                                                     \
   RULE(initializationRule)                                                     \

@@ -166,6 +166,17 @@ void addContext(const EditView &view, EffectLabel &label) {
   // A rule that found the role by data flow (flow_rules.cc) keeps it.
   if (label.roles.empty())
     label.roles = absl::StrJoin(touched, ", ");
+  // An op edit's path: from the first op it changes to where that op's
+  // values end up.
+  std::vector<mlir::Operation *> changed = {view.target};
+  for (const ResolvedRewire &r : view.rewires)
+    changed.push_back(r.user);
+  if (label.path.empty() && view.edit.kind != EditKind::Constant)
+    for (mlir::Operation *op : changed)
+      if (std::vector<FlowSink> sinks = sinksOf(view, op); !sinks.empty()) {
+        label.path = describePath(sinks.front().path);
+        break;
+      }
   std::string dynamic = describeEvidence(view.evidence);
   label.evidence =
       absl::StrCat(label.evidence.empty() ? "" : label.evidence + "; ",
@@ -189,6 +200,11 @@ EffectLabel labelEdit(mlir::ModuleOp baseline, const WorkloadSpec &spec,
   ValueFlow flow(*before, spec);
   EditView view{edits[index], *before, roles, evidence};
   view.flow = &flow;
+  // An op edit's roles come from where its values go; a constant edit keeps
+  // the shape-based ones (its flow rule finds its own role).
+  FlowRoles flowRoles(flow, roles);
+  if (edits[index].kind != EditKind::Constant)
+    view.flowRoles = &flowRoles;
   resolveView(addresses, view);
   std::vector<Rewire> implied;
   addImpliedRewires(addresses, view, implied);

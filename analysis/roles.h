@@ -20,7 +20,8 @@
 // Ops inside a linalg.generic body take the role of the generic.
 // This classification is the shipped programs' shape; value_flow.h follows
 // values through calls and any loop form, and the constant labels built on
-// it (flow_rules.cc) give the role they found instead.
+// it (flow_rules.cc) give the role they found instead; op edits take their
+// roles from it (FlowRoles, label_rules.h), falling back to this one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ANALYSIS_ROLES_H

@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/label_rules.h"
-
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "analysis/label_rules.h"
+#include "analysis/value_flow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -196,15 +197,27 @@ std::optional<EffectLabel> gradientDroppedRule(const EditView &view) {
   if (!dropped)
     return std::nullopt;
   int updates = updatesReached(view, dropped);
+  // By data flow, through calls: the parameters whose updates it reached.
+  std::vector<std::string> names;
+  for (const FlowSink &sink : sinksOf(view, dropped))
+    if (sink.kind == FlowSink::Kind::Update) {
+      std::string name = view.flow->parameterName(sink.loop, sink.position);
+      if (!llvm::is_contained(names, name))
+        names.push_back(name);
+    }
+  if (!names.empty())
+    updates = static_cast<int>(names.size());
   if (updates == 0)
     return std::nullopt;
   return makeLabel(
       "gradient dropped",
       absl::StrFormat("gradient dropped: %s of the backward pass no longer "
-                      "reaches %d weight update%s, whose parameters keep "
+                      "reaches %d weight update%s%s, whose parameters keep "
                       "more of their initial values",
                       dropped->getName().getStringRef().str(), updates,
-                      updates == 1 ? "" : "s"),
+                      updates == 1 ? "" : "s",
+                      names.empty() ? ""
+                                    : " (" + absl::StrJoin(names, ", ") + ")"),
       absl::StrFormat("%s (gradient); %d update ops downstream",
                       view.describeEdit(), updates));
 }
