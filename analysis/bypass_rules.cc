@@ -3,8 +3,9 @@
 // An op edit (delete, operand, swap, replace, copy, move) whose rewire
 // makes a parameter's update skip a product with a scalar (the learning
 // rate times the gradient, the decay times the parameter, the momentum
-// times the velocity), labelled as that scalar's change: the factor
-// bypassed is 1, the term dropped is 0.
+// times the velocity), or apply a copy of one again, labelled as that
+// scalar's change: the factor bypassed is 1, the term dropped is 0, the
+// factor applied twice is squared.
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -20,6 +21,7 @@ namespace {
 struct Bypass {
   double old = 0, next = 0;
   mlir::Value scaled;
+  const char *how = "";
 };
 
 /// `op` multiplies `scaled` by a scalar (through calls): the scalar.
@@ -43,16 +45,42 @@ std::optional<Bypass> bypassOf(mlir::ModuleOp module, const ResolvedRewire &r) {
   std::optional<double> constant = newConstant(r);
   if (auto product = productOf(module, was)) {
     if (r.newValue && r.newValue == product->second)
-      return Bypass{product->first, 1, product->second};
+      return Bypass{product->first, 1, product->second,
+                    "the update no longer applies it"};
     if (constant && *constant == 0)
-      return Bypass{product->first, 0, product->second};
+      return Bypass{product->first, 0, product->second,
+                    "the update drops its term"};
   }
   if (!llvm::isa_and_nonnull<mlir::arith::AddFOp>(was) || !r.newValue)
     return std::nullopt;
   for (unsigned i = 0; i < 2; ++i)
     if (auto product = productOf(module, was->getOperand(i).getDefiningOp()))
       if (r.newValue == was->getOperand(1 - i))
-        return Bypass{product->first, 0, product->second};
+        return Bypass{product->first, 0, product->second,
+                      "the update drops its term"};
+  return std::nullopt;
+}
+
+/// A copy of a product with a scalar wired in front of a product with a
+/// scalar the user read: the user's scalar is applied times the copy's.
+std::optional<Bypass> extraProductOf(const EditView &view,
+                                     const ResolvedRewire &r) {
+  if (view.edit.kind != EditKind::Copy || !r.user || !r.oldValue ||
+      r.rewire->value.kind != ValueRef::Kind::NewResult)
+    return std::nullopt;
+  auto copied = productOf(view.before, view.target);
+  auto inner = productOf(view.before, r.oldValue.getDefiningOp());
+  if (!copied || !inner)
+    return std::nullopt;
+  // The copy's other factor, as its rewires set it, is what the user read.
+  for (mlir::OpOperand &operand : view.target->getOpOperands())
+    if (operand.get() == copied->second)
+      for (const ResolvedRewire &n : view.rewires)
+        if (n.rewire->userIsNew &&
+            n.rewire->operand == static_cast<int>(operand.getOperandNumber()) &&
+            n.newValue == r.oldValue)
+          return Bypass{inner->first, inner->first * copied->first,
+                        inner->second, "the update multiplies by it again"};
   return std::nullopt;
 }
 
@@ -65,6 +93,8 @@ std::optional<EffectLabel> bypassRule(const EditView &view) {
     if (!r.user || view.roleOf(r.user) != Role::Update)
       continue;
     std::optional<Bypass> bypass = bypassOf(view.before, r);
+    if (!bypass)
+      bypass = extraProductOf(view, r);
     if (!bypass || bypass->old == bypass->next)
       continue;
     Sinks updates;
@@ -94,9 +124,7 @@ std::optional<EffectLabel> bypassRule(const EditView &view) {
                                        : std::string(),
                      ": ", what, " of ", layersOf(flow, updates), " ",
                      shortNumber(bypass->old), " -> ",
-                     shortNumber(bypass->next),
-                     bypass->next == 0 ? " (the update drops its term)"
-                                       : " (the update no longer applies it)"),
+                     shortNumber(bypass->next), " (", bypass->how, ")"),
         absl::StrCat(view.describeEdit(), ": ", r.rewire->user.opName,
                      " reads around the product with ",
                      shortNumber(bypass->old)));
