@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analysis/value_flow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -172,16 +173,7 @@ std::optional<EffectLabel> pruningRule(const EditView &view) {
 
 namespace {
 /// A reduction whose body takes a maximum: the max a softmax subtracts.
-bool isMaxReduction(mlir::Operation *op) {
-  auto generic = llvm::dyn_cast_or_null<mlir::linalg::GenericOp>(op);
-  if (!generic || generic.getNumReductionLoops() == 0)
-    return false;
-  bool max = false;
-  generic.getBody()->walk([&](mlir::Operation *inner) {
-    max |= llvm::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(inner);
-  });
-  return max;
-}
+bool isMaxReduction(mlir::Operation *op) { return isGenericMaxReduction(op); }
 
 bool feedsMaxReduction(mlir::Operation *op) {
   if (!op)

@@ -31,14 +31,20 @@ mlir::Operation *loopOfYield(mlir::Operation *yield) {
   return nullptr;
 }
 
-/// A linalg reduction whose body takes a maximum.
+/// A max-pooling op or a linalg reduction whose body takes a maximum.
 bool isMaxReduction(mlir::Operation *op) {
   if (!op)
     return false;
   llvm::StringRef name = op->getName().getStringRef();
   if (name.starts_with("linalg.pooling_") && name.contains("_max"))
     return true;
-  auto generic = llvm::dyn_cast<mlir::linalg::GenericOp>(op);
+  return isGenericMaxReduction(op);
+}
+
+} // namespace
+
+bool isGenericMaxReduction(mlir::Operation *op) {
+  auto generic = llvm::dyn_cast_or_null<mlir::linalg::GenericOp>(op);
   if (!generic || generic.getNumReductionLoops() == 0)
     return false;
   bool max = false;
@@ -47,8 +53,6 @@ bool isMaxReduction(mlir::Operation *op) {
   });
   return max;
 }
-
-} // namespace
 
 ValueFlow::ValueFlow(mlir::ModuleOp module, const WorkloadSpec &spec) {
   module.walk([&](mlir::func::CallOp call) {

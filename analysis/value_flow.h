@@ -25,6 +25,10 @@
 
 namespace gevo {
 
+/// A linalg.generic reduction whose body takes a maximum (a softmax's
+/// running max; max-pooling ops are not generics).
+bool isGenericMaxReduction(mlir::Operation *op);
+
 /// Where a traced value arrives.
 struct FlowSink {
   enum class Kind {
