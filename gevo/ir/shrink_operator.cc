@@ -143,19 +143,23 @@ absl::Status retuneShrink(const MutationScope &scope, Rng &rng, Edit &edit) {
   int quarter = static_cast<int>(
       std::lround(4.0 * static_cast<double>(now.count()) / web->size));
   quarter = std::clamp(quarter, 1, 3);
+  auto usable = [&](const Selection &keep) {
+    return keep.count() >= 1 && keep.count() < web->size && !(keep == now);
+  };
+  // A quarter more or fewer kept, by the same rule.
+  int step = quarter == 1 ? 1 : quarter == 3 ? -1 : chance(0.5, rng) ? 1 : -1;
+  Selection keep = selectionFor(*web, rule, quarter + step, now.start);
   if (chance(0.5, rng)) {
-    // A quarter more or fewer kept, by the same rule.
-    int step = quarter == 1 ? 1 : quarter == 3 ? -1 : chance(0.5, rng) ? 1 : -1;
-    quarter += step;
-  } else {
-    // As many kept by another rule.
+    // As many kept by another rule, where that rule gives another selection
+    // (a stride cannot keep three quarters, nor a list unknown weights).
     Rule other = static_cast<Rule>(rng() % 3);
     if (other >= rule)
       other = static_cast<Rule>(static_cast<int>(other) + 1);
-    rule = other;
+    Selection byOther = selectionFor(*web, other, quarter, now.start);
+    if (usable(byOther))
+      keep = byOther;
   }
-  Selection keep = selectionFor(*web, rule, quarter, now.start);
-  if (keep.count() < 1 || keep.count() >= web->size || keep == now)
+  if (!usable(keep))
     return noCandidate("other selection for the shrink");
   edit.keep = keep;
   return absl::OkStatus();
