@@ -143,6 +143,25 @@ mlir::DenseElementsAttr sliceConstant(mlir::DenseElementsAttr attr,
   return attr;
 }
 
+/// Re-types every value of the web but those from outside; constants are
+/// sliced, and an expand_shape's static output shape follows its type.
+void retypeWeb(Web &web, const Selection &keep) {
+  int64_t count = keep.count();
+  for (auto &[v, dims] : web.values) {
+    if (web.sources.contains(v))
+      continue;
+    auto spreadOf = [&](int64_t d) { return web.spreadOf(v, d); };
+    mlir::RankedTensorType type = narrowed(v.getType(), dims, count, spreadOf);
+    if (auto constant = v.getDefiningOp<mlir::arith::ConstantOp>())
+      constant.setValueAttr(sliceConstant(
+          llvm::cast<mlir::DenseElementsAttr>(constant.getValue()), dims,
+          web.size, spreadOf, keep));
+    v.setType(type);
+    if (auto expand = v.getDefiningOp<mlir::tensor::ExpandShapeOp>())
+      expand.setStaticOutputShape(type.getShape());
+  }
+}
+
 } // namespace
 
 absl::StatusOr<ShrinkWeb> analyzeShrink(mlir::Value value, int dim) {
@@ -219,20 +238,7 @@ absl::Status applyShrink(mlir::Value value, int dim, const Selection &keep) {
     source.replaceAllUsesExcept(slice.getResult(), slice);
   }
 
-  // Re-type everything else in the web; constants are sliced.
-  for (auto &[v, dims] : web.values) {
-    if (web.sources.contains(v))
-      continue;
-    auto spreadOf = [&](int64_t d) { return web.spreadOf(v, d); };
-    mlir::RankedTensorType type = narrowed(v.getType(), dims, count, spreadOf);
-    if (auto constant = v.getDefiningOp<mlir::arith::ConstantOp>())
-      constant.setValueAttr(sliceConstant(
-          llvm::cast<mlir::DenseElementsAttr>(constant.getValue()), dims,
-          web.size, spreadOf, keep));
-    v.setType(type);
-    if (auto expand = v.getDefiningOp<mlir::tensor::ExpandShapeOp>())
-      expand.setStaticOutputShape(type.getShape());
-  }
+  retypeWeb(web, keep);
 
   // Each empty or fill that a narrowed op reads gets a narrowed copy.
   for (auto &[operand, dims] : web.splitUses) {
