@@ -218,5 +218,26 @@ TEST_F(RetuneTest, PruningSeedsKeepTheHeaviestThreeQuartersOfTheHiddenUnits) {
   EXPECT_TRUE(pruningSeeds(*module, noShrink).empty());
 }
 
+TEST_F(RetuneTest, HalfTheShrinksDrawnKeepTheHeaviestUnits) {
+  // The hidden layer's units carry weights, so about half the proposals
+  // list the heaviest units (the last ones here); the rest are ranges.
+  std::mt19937_64 rng(5);
+  int drawn = 0, heaviest = 0;
+  for (int i = 0; i < 200; ++i) {
+    absl::StatusOr<Edit> edit =
+        proposeEdit(*module, EditKind::Shrink, MutationOptions(), rng);
+    if (!edit.ok())
+      continue;
+    ++drawn;
+    if (edit->keep.indices.empty())
+      continue;
+    ++heaviest;
+    EXPECT_EQ(edit->keep.indices.back(), 7) << toString(edit->keep);
+  }
+  ASSERT_GE(drawn, 150);
+  EXPECT_GT(heaviest, drawn * 2 / 5);
+  EXPECT_LT(heaviest, drawn * 3 / 5);
+}
+
 } // namespace
 } // namespace gevo

@@ -3,13 +3,13 @@
 #include "gevo/ir/shrink.h"
 
 #include "gevo/ir/shrink_constants.h"
+#include "gevo/ir/shrink_web.h"
 
 #include "absl/strings/str_cat.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -20,196 +20,30 @@
 namespace gevo {
 namespace {
 
-std::string nameOf(mlir::Operation *op) {
-  return op->getName().getStringRef().str();
-}
-
-/// A tensor.empty, or a fill of one with a scalar: pure, so each use may get
-/// its own narrowed copy without touching the others.
-bool isSplittable(mlir::Value value) {
-  mlir::Operation *op = value.getDefiningOp();
-  if (!op)
-    return false;
-  if (auto empty = llvm::dyn_cast<mlir::tensor::EmptyOp>(op))
-    return empty.getType().hasStaticShape();
-  if (auto fill = llvm::dyn_cast<mlir::linalg::FillOp>(op))
-    return fill->getNumResults() == 1 && fill.hasPureTensorSemantics() &&
-           !llvm::isa<mlir::ShapedType>(fill.getInputs()[0].getType()) &&
-           isSplittable(fill.getOutputs()[0]);
-  return false;
-}
-
-/// The set of tensors tied to one dimension, grown from a seed.
-class Web {
-public:
-  absl::Status grow(mlir::Value seed, int64_t dim) {
-    auto type = llvm::dyn_cast<mlir::RankedTensorType>(seed.getType());
-    if (!type || dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
-      return absl::InvalidArgumentError(
-          "the value has no static dimension of that number");
-    size = type.getDimSize(dim);
-    GEVO_RETURN_IF_ERROR(addValue(seed, dim));
-    while (!worklist.empty()) {
-      auto [value, d] = worklist.pop_back_val();
-      GEVO_RETURN_IF_ERROR(process(value, d));
-    }
-    return absl::OkStatus();
-  }
-
-  int64_t size = 0;
-  llvm::MapVector<mlir::Value, DimSet> values;
-  llvm::SetVector<mlir::Value> sources;
-  llvm::MapVector<mlir::OpOperand *, DimSet> splitUses;
-  llvm::MapVector<mlir::Operation *, llvm::SmallSetVector<unsigned, 2>> loops;
-  std::vector<mlir::linalg::IndexOp> indexReads;
-
-private:
-  absl::Status addValue(mlir::Value value, int64_t dim) {
-    auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
-    if (!type || !type.hasStaticShape())
-      return absl::InvalidArgumentError(
-          "a value on the way has no static tensor shape");
-    if (type.getDimSize(dim) != size)
-      return absl::InvalidArgumentError(absl::StrCat(
-          "a tied dimension has size ", type.getDimSize(dim), ", not ", size));
-    if (values[value].insert(dim))
-      worklist.push_back({value, dim});
-    return absl::OkStatus();
-  }
-
-  /// An operand reached from its user's side: its value joins, or, for an
-  /// empty/fill, only this use does.
-  absl::Status addOperand(mlir::OpOperand &operand, int64_t dim) {
-    if (isSplittable(operand.get()) && !values.count(operand.get())) {
-      auto type = llvm::cast<mlir::RankedTensorType>(operand.get().getType());
-      if (type.getDimSize(dim) != size)
-        return absl::InvalidArgumentError("a tied dimension differs in size");
-      splitUses[&operand].insert(dim);
-      return absl::OkStatus();
-    }
-    return addValue(operand.get(), dim);
-  }
-
-  /// Iteration argument `i` of a loop: init, region argument, yield, result.
-  absl::Status tieLoop(mlir::scf::ForOp loop, unsigned i, int64_t dim) {
-    GEVO_RETURN_IF_ERROR(addValue(loop.getResult(i), dim));
-    GEVO_RETURN_IF_ERROR(addValue(loop.getRegionIterArgs()[i], dim));
-    GEVO_RETURN_IF_ERROR(addOperand(loop.getInitArgsMutable()[i], dim));
-    auto yield = llvm::cast<mlir::scf::YieldOp>(loop.getBody()->back());
-    return addOperand(yield->getOpOperand(i), dim);
-  }
-
-  absl::Status addLoop(mlir::linalg::LinalgOp op, unsigned loop) {
-    if (!loops[op].insert(loop))
-      return absl::OkStatus();
-    if (!op.hasPureTensorSemantics())
-      return absl::InvalidArgumentError(
-          absl::StrCat(nameOf(op), " works on buffers"));
-    auto tie = [&](mlir::AffineMap map, auto &&add) -> absl::Status {
-      for (unsigned p = 0; p < map.getNumResults(); ++p) {
-        mlir::AffineExpr expr = map.getResult(p);
-        auto dimExpr = llvm::dyn_cast<mlir::AffineDimExpr>(expr);
-        if (dimExpr && dimExpr.getPosition() == loop)
-          GEVO_RETURN_IF_ERROR(add(p));
-        else if (!dimExpr && expr.isFunctionOfDim(loop))
-          return absl::InvalidArgumentError(absl::StrCat(
-              nameOf(op), " indexes the dimension by an expression"));
-      }
-      return absl::OkStatus();
-    };
-    for (mlir::OpOperand &operand : op->getOpOperands())
-      GEVO_RETURN_IF_ERROR(
-          tie(op.getMatchingIndexingMap(&operand),
-              [&](unsigned p) { return addOperand(operand, p); }));
-    for (mlir::OpResult result : op->getResults())
-      GEVO_RETURN_IF_ERROR(
-          tie(op.getIndexingMapMatchingResult(result),
-              [&](unsigned p) { return addValue(result, p); }));
-    op.getBlock()->walk([&](mlir::linalg::IndexOp index) {
-      if (index.getDim() == loop)
-        indexReads.push_back(index);
-    });
-    return absl::OkStatus();
-  }
-
-  absl::Status addUse(mlir::OpOperand &use, int64_t dim) {
-    mlir::Operation *user = use.getOwner();
-    if (auto linalg = llvm::dyn_cast<mlir::linalg::LinalgOp>(user)) {
-      mlir::AffineExpr expr =
-          linalg.getMatchingIndexingMap(&use).getResult(dim);
-      auto dimExpr = llvm::dyn_cast<mlir::AffineDimExpr>(expr);
-      if (!dimExpr)
-        return absl::InvalidArgumentError(absl::StrCat(
-            nameOf(user), " indexes the dimension by an expression"));
-      return addLoop(linalg, dimExpr.getPosition());
-    }
-    if (llvm::isa<mlir::scf::YieldOp>(user))
-      if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(user->getParentOp()))
-        return tieLoop(loop, use.getOperandNumber(), dim);
-    if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(user)) {
-      unsigned first = loop.getNumControlOperands();
-      if (use.getOperandNumber() >= first)
-        return tieLoop(loop, use.getOperandNumber() - first, dim);
-    }
-    return absl::InvalidArgumentError(
-        absl::StrCat(nameOf(user), " uses a value on the way and cannot "
-                                   "narrow"));
-  }
-
-  absl::Status process(mlir::Value value, int64_t dim) {
-    if (auto result = llvm::dyn_cast<mlir::OpResult>(value)) {
-      mlir::Operation *op = result.getOwner();
-      if (auto linalg = llvm::dyn_cast<mlir::linalg::LinalgOp>(op)) {
-        auto dimExpr = llvm::dyn_cast<mlir::AffineDimExpr>(
-            linalg.getIndexingMapMatchingResult(result).getResult(dim));
-        if (!dimExpr)
-          return absl::InvalidArgumentError(absl::StrCat(
-              nameOf(op), " indexes the dimension by an expression"));
-        GEVO_RETURN_IF_ERROR(addLoop(linalg, dimExpr.getPosition()));
-      } else if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(op)) {
-        GEVO_RETURN_IF_ERROR(tieLoop(loop, result.getResultNumber(), dim));
-      } else if (!llvm::isa<mlir::tensor::EmptyOp>(op) &&
-                 !(llvm::isa<mlir::arith::ConstantOp>(op) &&
-                   llvm::isa<mlir::DenseElementsAttr>(
-                       llvm::cast<mlir::arith::ConstantOp>(op).getValue()))) {
-        sources.insert(value);
-      }
-    } else {
-      auto argument = llvm::cast<mlir::BlockArgument>(value);
-      mlir::Operation *parent = argument.getOwner()->getParentOp();
-      if (auto loop = llvm::dyn_cast<mlir::scf::ForOp>(parent)) {
-        if (argument.getArgNumber() == 0)
-          return absl::InvalidArgumentError("the loop's induction variable");
-        GEVO_RETURN_IF_ERROR(tieLoop(loop, argument.getArgNumber() - 1, dim));
-      } else {
-        sources.insert(value);
-      }
-    }
-    for (mlir::OpOperand &use : value.getUses())
-      GEVO_RETURN_IF_ERROR(addUse(use, dim));
-    return absl::OkStatus();
-  }
-
-  llvm::SmallVector<std::pair<mlir::Value, int64_t>> worklist;
-};
+/// The spread of each dimension of one value (or use).
+using SpreadOf = llvm::function_ref<Spread(int64_t)>;
 
 mlir::RankedTensorType narrowed(mlir::Type type, const DimSet &dims,
-                                int64_t count) {
+                                int64_t count, SpreadOf spreadOf) {
   auto tensor = llvm::cast<mlir::RankedTensorType>(type);
   llvm::SmallVector<int64_t> shape(tensor.getShape());
-  for (int64_t dim : dims)
-    shape[dim] = count;
+  for (int64_t dim : dims) {
+    Spread spread = spreadOf(dim);
+    shape[dim] = spread.outer * count * spread.inner;
+  }
   return mlir::RankedTensorType::get(shape, tensor.getElementType());
 }
 
 /// A copy of an empty or a fill of one, narrowed, built at the builder.
 mlir::Value cloneNarrowed(mlir::OpBuilder &builder, mlir::Value value,
-                          const DimSet &dims, int64_t count) {
+                          const DimSet &dims, int64_t count,
+                          SpreadOf spreadOf) {
   mlir::Operation *op = value.getDefiningOp();
-  mlir::RankedTensorType type = narrowed(value.getType(), dims, count);
+  mlir::RankedTensorType type =
+      narrowed(value.getType(), dims, count, spreadOf);
   if (auto fill = llvm::dyn_cast<mlir::linalg::FillOp>(op)) {
     mlir::Value init =
-        cloneNarrowed(builder, fill.getOutputs()[0], dims, count);
+        cloneNarrowed(builder, fill.getOutputs()[0], dims, count, spreadOf);
     return mlir::linalg::FillOp::create(builder, op->getLoc(),
                                         fill.getInputs()[0], init)
         .getResult(0);
@@ -260,6 +94,74 @@ bool carriesChannels(mlir::Operation *op,
   });
 }
 
+/// Adds each index's share of a constant's weight; a dimension a reshape
+/// spread holds an index at several positions, whose shares add up.
+void weighConstant(mlir::DenseElementsAttr attr, const DimSet &dims,
+                   int64_t size, SpreadOf spreadOf,
+                   std::vector<double> &weight) {
+  DimSet plain;
+  for (int64_t d : dims) {
+    Spread spread = spreadOf(d);
+    if (spread.trivial()) {
+      plain.insert(d);
+      continue;
+    }
+    DimSet one;
+    one.insert(d);
+    std::vector<double> positions(spread.outer * size * spread.inner, 0.0);
+    addWeights(attr, one, positions);
+    for (size_t p = 0; p < positions.size(); ++p)
+      weight[(static_cast<int64_t>(p) / spread.inner) % size] += positions[p];
+  }
+  if (!plain.empty())
+    addWeights(attr, plain, weight);
+}
+
+/// A constant of the web with the kept indices only; a dimension a reshape
+/// spread keeps every position of each kept index.
+mlir::DenseElementsAttr sliceConstant(mlir::DenseElementsAttr attr,
+                                      const DimSet &dims, int64_t size,
+                                      SpreadOf spreadOf,
+                                      const Selection &keep) {
+  auto none = [](int64_t) { return Spread{}; };
+  DimSet plain;
+  for (int64_t d : dims)
+    if (spreadOf(d).trivial())
+      plain.insert(d);
+  int64_t count = keep.count();
+  if (!plain.empty())
+    attr =
+        gather(attr, narrowed(attr.getType(), plain, count, none), plain, keep);
+  for (int64_t d : dims) {
+    if (plain.contains(d))
+      continue;
+    DimSet one;
+    one.insert(d);
+    attr = gather(attr, narrowed(attr.getType(), one, count, spreadOf), one,
+                  spreadSelection(keep, size, spreadOf(d)));
+  }
+  return attr;
+}
+
+/// Re-types every value of the web but those from outside; constants are
+/// sliced, and an expand_shape's static output shape follows its type.
+void retypeWeb(Web &web, const Selection &keep) {
+  int64_t count = keep.count();
+  for (auto &[v, dims] : web.values) {
+    if (web.sources.contains(v))
+      continue;
+    auto spreadOf = [&](int64_t d) { return web.spreadOf(v, d); };
+    mlir::RankedTensorType type = narrowed(v.getType(), dims, count, spreadOf);
+    if (auto constant = v.getDefiningOp<mlir::arith::ConstantOp>())
+      constant.setValueAttr(sliceConstant(
+          llvm::cast<mlir::DenseElementsAttr>(constant.getValue()), dims,
+          web.size, spreadOf, keep));
+    v.setType(type);
+    if (auto expand = v.getDefiningOp<mlir::tensor::ExpandShapeOp>())
+      expand.setStaticOutputShape(type.getShape());
+  }
+}
+
 } // namespace
 
 absl::StatusOr<ShrinkWeb> analyzeShrink(mlir::Value value, int dim) {
@@ -273,8 +175,9 @@ absl::StatusOr<ShrinkWeb> analyzeShrink(mlir::Value value, int dim) {
   std::vector<double> weight(web.size, 0.0);
   for (auto &[v, dims] : web.values)
     if (auto constant = v.getDefiningOp<mlir::arith::ConstantOp>()) {
-      addWeights(llvm::cast<mlir::DenseElementsAttr>(constant.getValue()), dims,
-                 weight);
+      weighConstant(
+          llvm::cast<mlir::DenseElementsAttr>(constant.getValue()), dims,
+          web.size, [&](int64_t d) { return web.spreadOf(v, d); }, weight);
       ++out.constants;
     }
   if (out.constants > 0)
@@ -326,7 +229,8 @@ absl::Status applyShrink(mlir::Value value, int dim, const Selection &keep) {
       builder.setInsertionPointToStart(
           llvm::cast<mlir::BlockArgument>(source).getOwner());
     auto slice = mlir::tensor::ExtractSliceOp::create(
-        builder, source.getLoc(), narrowed(type, dims, count), source,
+        builder, source.getLoc(),
+        narrowed(type, dims, count, [](int64_t) { return Spread{}; }), source,
         mlir::ValueRange{}, mlir::ValueRange{}, mlir::ValueRange{},
         builder.getDenseI64ArrayAttr(offsets),
         builder.getDenseI64ArrayAttr(sizes),
@@ -334,23 +238,15 @@ absl::Status applyShrink(mlir::Value value, int dim, const Selection &keep) {
     source.replaceAllUsesExcept(slice.getResult(), slice);
   }
 
-  // Re-type everything else in the web; constants are sliced.
-  for (auto &[v, dims] : web.values) {
-    if (web.sources.contains(v))
-      continue;
-    mlir::RankedTensorType type = narrowed(v.getType(), dims, count);
-    if (auto constant = v.getDefiningOp<mlir::arith::ConstantOp>())
-      constant.setValueAttr(
-          gather(llvm::cast<mlir::DenseElementsAttr>(constant.getValue()), type,
-                 dims, keep));
-    v.setType(type);
-  }
+  retypeWeb(web, keep);
 
   // Each empty or fill that a narrowed op reads gets a narrowed copy.
   for (auto &[operand, dims] : web.splitUses) {
     mlir::Operation *original = operand->get().getDefiningOp();
     builder.setInsertionPointAfter(original);
-    operand->set(cloneNarrowed(builder, operand->get(), dims, count));
+    operand->set(
+        cloneNarrowed(builder, operand->get(), dims, count,
+                      [&](int64_t d) { return web.spreadOf(operand, d); }));
     eraseIfDead(original);
   }
 

@@ -137,7 +137,8 @@ SettingsTable<AlgorithmSettings> algorithmRows() {
       setting(&A::pruneSeeds,
               {"prune-seeds", "prune_seeds",
                "NSGA-II's generation 0 starts with a shrink per prunable "
-               "dimension keeping its heaviest 3/4 of units"}),
+               "dimension keeping its heaviest 3/4 of units, and one list "
+               "of all of them"}),
       setting(&A::rateSeeds,
               {"rate-seeds", "rate_seeds",
                "Where the module trains by gradient descent, NSGA-II's "

@@ -187,7 +187,7 @@ TEST(SearchTest, PairedRunsTimeEachVariantBesideTheUnmodifiedProgram) {
   EXPECT_NE(text.find("\"runtime_ratio\""), std::string::npos);
 }
 
-TEST(SearchTest, PruneSeedsStartGenerationZeroWithOneShrinkPerLayer) {
+TEST(SearchTest, PruneSeedsStartGenerationZeroWithOneShrinkPerLayerAndAll) {
   SearchConfig config = smallConfig(scratch("pruned"), 2, 0);
   config.algorithm.pruneSeeds = true;
   ASSERT_TRUE(runSearch(config, false, nullptr).ok());
@@ -206,6 +206,9 @@ TEST(SearchTest, PruneSeedsStartGenerationZeroWithOneShrinkPerLayer) {
     EXPECT_EQ(history.rows[i][outcome], "ok");
   }
   EXPECT_NE(history.rows[0][key], history.rows[1][key]);
+  // Then both shrinks in one list.
+  EXPECT_EQ(history.rows[2][kinds], "shrink+shrink");
+  EXPECT_EQ(history.rows[2][outcome], "ok");
 }
 
 TEST(SearchTest, RateSeedsStartATrainingSearchWithTheRateDoubledAndHalved) {

@@ -100,9 +100,21 @@ std::vector<std::vector<Edit>> Variation::seedLists(bool rates,
   if (rates)
     for (Edit &edit : learningRateSeeds(currentBaseline(), options))
       lists.push_back({std::move(edit)});
-  if (pruning)
-    for (Edit &edit : pruningSeeds(currentBaseline(), options))
-      lists.push_back({std::move(edit)});
+  if (!pruning)
+    return lists;
+  // One list per seed, then every prunable dimension pruned at once: a seed
+  // that no longer applies after those before it is another op of a
+  // dimension already in the list (it keeps all that is left: refused).
+  std::vector<Edit> all;
+  for (Edit &edit : pruningSeeds(currentBaseline(), options)) {
+    std::vector<Edit> trial = all;
+    trial.push_back(edit);
+    if (build(trial).edits.size() == trial.size())
+      all = std::move(trial);
+    lists.push_back({std::move(edit)});
+  }
+  if (all.size() > 1)
+    lists.push_back(std::move(all));
   return lists;
 }
 

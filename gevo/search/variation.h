@@ -64,7 +64,8 @@ public:
                                           std::mt19937_64 &rng) const;
 
   /// learningRateSeeds() (when `rates`) then pruningSeeds() (when
-  /// `pruning`) of the baseline, each a list of its own.
+  /// `pruning`) of the baseline, each a list of its own, and last, where
+  /// more than one dimension can be pruned, one list pruning each of them.
   std::vector<std::vector<Edit>> seedLists(bool rates, bool pruning) const;
 
   const MutationOptions &mutationOptions() const { return options; }
