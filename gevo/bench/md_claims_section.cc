@@ -352,11 +352,13 @@ void importedClaims(std::ostringstream &md) {
         "the generated Fashion MLP training at least +10 test points at no "
         "more run time in 30 minutes)\n\n`bazel run //gevo/bench:paper_claims "
         "-- --claims=testdata/fashion_cnn_onnx:prediction --budget=20m "
-        "--seeds=1 --max-accuracy-loss=0.01 --workers=1 --json=bench-results/"
+        "--seeds=1 --max-accuracy-loss=0.01 --workers=N --json=bench-results/"
         "fashion_cnn_claims.json` and `... --claims=testdata/"
         "fashion_mlp_train_generated:training --budget=30m --seeds=1 "
-        "--workers=1 --json=bench-results/fashion_train_claims.json`, the two "
-        "run at the same time (a core each)\n\n";
+        "--workers=N --json=bench-results/fashion_train_claims.json`, each "
+        "with the workers its line below names (the CNN's with 2 on a machine "
+        "shared with builds; the training's with 1, beside another search)"
+        "\n\n";
   importedClaim(md, "fashion_cnn_claims.json", true);
   importedClaim(md, "fashion_train_claims.json", false);
 }
