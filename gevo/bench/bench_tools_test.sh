@@ -3,7 +3,8 @@
 # - benchmarks_md renders BENCHMARKS.md from figures files: the numbers of a
 #   throughput (with its search rows), a compile-profile and a minimiser
 #   file appear in it, missing files say "Not run.",
-#   the scale-out rows (with the ranks' idle share), speed-up and projection appear, and a results
+#   the scale-out rows (with the ranks' idle share), speed-up and projection appear,
+#   the steady-state rows and goal line appear, and a results
 #   directory that does not exist still gives every section;
 # - scaling's generated model (64 -> 256 -> 128 -> 10, weights drawn in the
 #   module) is valid MLIR that //gevo:evaluate lowers and runs: one row with a
@@ -62,6 +63,17 @@ cat >"$tmp/results/scale_out.json" <<'JSON'
  "bottleneck_cores": 100.2,
  "projection": [{"cores": 64, "population": 64, "evaluations_per_s": 82.4, "rank0_share": 0.39}]}
 JSON
+cat >"$tmp/results/steady_state.json" <<'JSON'
+{"budget": "5m", "workers": 2, "runs": [
+ {"workload": "testdata/fashion_mlp_train_generated", "seed": 1, "schedule": "generational",
+  "evaluations_per_s": 0.5, "hypervolume": 0.4},
+ {"workload": "testdata/fashion_mlp_train_generated", "seed": 1, "schedule": "steady",
+  "evaluations_per_s": 0.6, "hypervolume": 0.42},
+ {"workload": "testdata/digits_mlp_train", "seed": 1, "schedule": "steady",
+  "evaluations_per_s": 1.9, "hypervolume": 0.3},
+ {"workload": "testdata/digits_mlp_train", "seed": 1, "schedule": "generational",
+  "evaluations_per_s": 2.0, "hypervolume": 0.3}]}
+JSON
 "$benchmarks_md" --results="$tmp/results" -o "$tmp/B.md" || fail "benchmarks_md failed"
 md=$(cat "$tmp/B.md")
 grep -q 'GENERATED' <<<"$md" || fail "no GENERATED header"
@@ -81,12 +93,17 @@ grep -q '| 2 x 1 | 3.90 | 81% | 6.4% | 0.250 | 0.400 | 4.50 |' <<<"$md" || fail 
 grep -q '\*\*1.86x\*\* one rank' <<<"$md" || fail "scale-out speed-up missing"
 grep -q 'about \*\*100 cores\*\*' <<<"$md" || fail "scale-out bottleneck missing"
 grep -q '| 64 | 64 | 82.4 | 39% |' <<<"$md" || fail "scale-out projection missing"
+grep -q '| testdata/fashion_mlp_train_generated seed 1 | 0.500 | 0.600 | 1.20x | 0.4000 | 0.4200 | 1.050 |' <<<"$md" ||
+  fail "steady-state fashion row missing"
+grep -q '| testdata/digits_mlp_train seed 1 | 2.000 | 1.900 | 0.95x |' <<<"$md" || fail "steady-state digits row missing"
+grep -q "Goal missed\*\*: on Fashion 1.20x .* front at least as good; digits' evaluations/s lower" <<<"$md" ||
+  fail "steady-state goal line: digits' lower rate must miss the goal"
 sections=$(grep -c '^## ' <<<"$md")
 ((sections >= 8)) || fail "only $sections sections"
-# Every section but the four whose figures are here says so, once per
+# Every section but the five whose figures are here says so, once per
 # figures file it reads (the safety and imported-models sections read two).
 files=$((sections + 2))
-[[ $(grep -c '^Not run\.$' <<<"$md") == $((files - 4)) ]] || fail "expected $((files - 4)) figures files not run"
+[[ $(grep -c '^Not run\.$' <<<"$md") == $((files - 5)) ]] || fail "expected $((files - 5)) figures files not run"
 
 "$benchmarks_md" --results="$tmp/none" -o "$tmp/empty.md" || fail "benchmarks_md failed on no results"
 [[ $(grep -c '^Not run\.$' "$tmp/empty.md") == "$files" ]] || fail "expected $files figures files not run"

@@ -43,6 +43,8 @@ public:
   void start(const std::string &configJson);
   void submit(RemoteJob job, Done done) override;
   std::vector<Returned> wait() override;
+  std::vector<Returned> service(int maxWaitMs) override;
+  int capacity() const override;
   /// Tells every rank still there to end and waits (briefly) for the sends.
   void stop();
   /// Ranks, evaluations, rank-0 time waiting and working, and the share of
@@ -72,6 +74,9 @@ private:
   };
 
   bool poll();
+  /// One round: results in, silence checked, jobs out. True when a message
+  /// came in or, no rank being left, every job was moved to `back`.
+  bool step(std::vector<Returned> &back);
   void handle(int source, int tag, const std::string &text);
   void dispatch();
   /// Queue empty: moves jobs queued behind running ones to free ranks.
