@@ -68,7 +68,7 @@ cat >"$tmp/results/steady_state.json" <<'JSON'
  {"workload": "testdata/fashion_mlp_train_generated", "seed": 1, "schedule": "generational",
   "evaluations_per_s": 0.5, "hypervolume": 0.4},
  {"workload": "testdata/fashion_mlp_train_generated", "seed": 1, "schedule": "steady",
-  "evaluations_per_s": 0.6, "hypervolume": 0.42},
+  "evaluations_per_s": 0.6, "hypervolume": 0.42, "checkpoint_ms": 3.25},
  {"workload": "testdata/digits_mlp_train", "seed": 1, "schedule": "steady",
   "evaluations_per_s": 1.9, "hypervolume": 0.3},
  {"workload": "testdata/digits_mlp_train", "seed": 1, "schedule": "generational",
@@ -98,6 +98,7 @@ grep -q '| testdata/fashion_mlp_train_generated seed 1 | 0.500 | 0.600 | 1.20x |
 grep -q '| testdata/digits_mlp_train seed 1 | 2.000 | 1.900 | 0.95x |' <<<"$md" || fail "steady-state digits row missing"
 grep -q "Goal missed\*\*: on Fashion 1.20x .* front at least as good; digits' evaluations/s lower" <<<"$md" ||
   fail "steady-state goal line: digits' lower rate must miss the goal"
+grep -q 'checkpoint took at most 3.2 ms' <<<"$md" || fail "steady-state checkpoint cost missing"
 sections=$(grep -c '^## ' <<<"$md")
 ((sections >= 8)) || fail "only $sections sections"
 # Every section but the five whose figures are here says so, once per

@@ -94,6 +94,15 @@ void steadyState(std::ostringstream &md) {
       digitsKept &= rate >= 1;
     }
   }
+  double checkpointMs = 0;
+  for (const auto &[key, pair] : pairsOf(o))
+    if (pair.steady)
+      checkpointMs = std::max(checkpointMs, num(pair.steady, "checkpoint_ms"));
+  md << absl::StrFormat(
+      "\nA steady-state checkpoint took at most %.1f ms to write; it is "
+      "written once per generation (`population` arrivals), not per "
+      "arrival.\n",
+      checkpointMs);
   bool met = anyFashion && fashionFaster && fashionFront && digitsKept;
   md << absl::StrFormat(
       "\n%s: on Fashion %.2fx the generational evaluations/s at best, its "

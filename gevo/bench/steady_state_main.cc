@@ -19,6 +19,7 @@
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/figures.h"
 #include "gevo/search/search.h"
+#include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/support/value_codecs.h"
@@ -68,6 +69,18 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool steady,
   double rate =
       r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
   const char *schedule = toString(config.algorithm.schedule);
+  // What writing the checkpoints cost (run.json's figures): the steady
+  // schedule writes one per generation; one per arrival would cost
+  // `population` times as much.
+  double checkpointS = 0, checkpoints = 0;
+  if (absl::StatusOr<std::string> text =
+          gevo::readFile(config.outDir + "/run.json", "run file");
+      text.ok())
+    if (llvm::Expected<llvm::json::Value> run = llvm::json::parse(*text))
+      if (const llvm::json::Object *o = run->getAsObject()) {
+        checkpointS = o->getNumber("checkpoint_s").value_or(0);
+        checkpoints = o->getNumber("checkpoints").value_or(0);
+      }
   std::printf("%-38s seed %d %-12s %6lld evaluations (%lld cache hits) in "
               "%5.0f s (%.3f/s), %d generations, hypervolume %.4f\n",
               workload.c_str(), seed, schedule,
@@ -75,16 +88,20 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool steady,
               static_cast<long long>(r.counts.cacheHits), r.searchSeconds, rate,
               r.generationsDone, r.hypervolume);
   std::fflush(stdout);
-  return llvm::json::Object{{"workload", workload},
-                            {"seed", seed},
-                            {"schedule", schedule},
-                            {"workers", int(workers)},
-                            {"evaluations", r.counts.evaluations},
-                            {"cache_hits", r.counts.cacheHits},
-                            {"seconds", r.searchSeconds},
-                            {"evaluations_per_s", rate},
-                            {"generations", r.generationsDone},
-                            {"hypervolume", r.hypervolume}};
+  return llvm::json::Object{
+      {"workload", workload},
+      {"seed", seed},
+      {"schedule", schedule},
+      {"workers", int(workers)},
+      {"evaluations", r.counts.evaluations},
+      {"cache_hits", r.counts.cacheHits},
+      {"seconds", r.searchSeconds},
+      {"evaluations_per_s", rate},
+      {"generations", r.generationsDone},
+      {"hypervolume", r.hypervolume},
+      {"checkpoints", checkpoints},
+      {"checkpoint_ms",
+       checkpoints > 0 ? 1000 * checkpointS / checkpoints : 0.0}};
 }
 
 } // namespace

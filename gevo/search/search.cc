@@ -199,7 +199,11 @@ absl::Status SearchRun::saveCheckpoint() {
   state.rngState = rngState.str();
   state.counts = evaluator->counts;
   state.elapsedSeconds = elapsedBefore + secondsSince(started);
-  return dir.writeCheckpoint(toJsonText(state));
+  auto writing = Clock::now();
+  absl::Status written = dir.writeCheckpoint(toJsonText(state));
+  checkpointSeconds += secondsSince(writing);
+  ++checkpoints;
+  return written;
 }
 
 absl::Status SearchRun::appendOperatorWeights() {
@@ -225,6 +229,8 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
       {"remeasured", evaluator ? evaluator->counts.remeasured : 0},
       {"raced", evaluator ? evaluator->counts.raced : 0},
+      {"checkpoints", checkpoints},
+      {"checkpoint_s", checkpointSeconds},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
   object["baseline"] =

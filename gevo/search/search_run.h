@@ -89,6 +89,10 @@ private:
   int64_t evaluationsBefore = 0; // restored by --resume: not in the rate
   Clock::time_point started;
   double elapsedBefore = 0;
+  /// Checkpoints written in this session and the seconds spent writing
+  /// them (run.json: what a checkpoint per arrival would cost).
+  int64_t checkpoints = 0;
+  double checkpointSeconds = 0;
 };
 
 } // namespace gevo
