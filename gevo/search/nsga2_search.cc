@@ -145,12 +145,13 @@ Individual Nsga2Search::breedOne(const std::vector<Individual> &population,
     }
     const Individual &a = population[tournament(ranking, rng)];
     const Individual &b = population[tournament(ranking, rng)];
-    std::vector<Individual> candidates =
-        breed(a, b, weights, screening ? 2 : 1);
+    // As many candidates per child as the generational schedule breeds
+    // per child slot (`screen`): each candidate is built for its key and
+    // static cost, rank 0's main cost per child.
+    std::vector<Individual> candidates = breed(a, b, weights, 1);
     if (screening) {
       for (int round = 1; round < config.screen; ++round)
-        for (Individual &candidate : breed(a, b, weights, 2))
-          candidates.push_back(std::move(candidate));
+        candidates.push_back(std::move(breed(a, b, weights, 1).front()));
       candidates = screen(std::move(candidates), 1);
       predicted.clear(); // no per-generation report in this schedule
     }

@@ -38,7 +38,7 @@ public:
                                  int generation,
                                  const EvaluateBatch &evaluate) override;
   /// An immigrant (at the generational share), or a child of two
-  /// tournament winners (pre-screened: the best of `screen` pairs bred).
+  /// tournament winners (pre-screened: the best of `screen` candidates).
   Individual breedOne(const std::vector<Individual> &population,
                       int generation) override;
   /// NSGA-II's survivors of the population and the child.
