@@ -11,7 +11,9 @@
 // job, never by arrival order. A rank that falls silent for longer than the
 // rank timeout (or that MPI reports failed) is declared lost: its jobs go back
 // to the front of the queue for the others, and when no rank is left the jobs
-// are handed back to the caller to run itself. No mpi.h here.
+// are handed back to the caller to run itself. wait() serves a batch to its
+// end; service() serves for a while and returns (a steady-state search keeps
+// capacity() jobs out and selects each result as it comes). No mpi.h here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_MPI_COORDINATOR_H
