@@ -3,6 +3,8 @@
 #include "gevo/search/search.h"
 #include "gevo/search/search_run.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -215,6 +217,15 @@ absl::Status SearchRun::appendOperatorWeights() {
       state.generation, algorithm->operatorWeights(state.population));
 }
 
+/// CPU seconds this process used, its children's not included: the search
+/// side's own work (breeding, selecting, building and keying variants).
+static double processCpuSeconds() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
 absl::Status SearchRun::writeRunJson(const char *status) {
   llvm::json::Object object{
       {"status", status},
@@ -231,6 +242,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"raced", evaluator ? evaluator->counts.raced : 0},
       {"checkpoints", checkpoints},
       {"checkpoint_s", checkpointSeconds},
+      {"process_cpu_s", processCpuSeconds()},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
   object["baseline"] =
