@@ -26,8 +26,10 @@ enum class Schedule { Generational, Steady };
 /// their flags and JSON keys are in search_settings.cc).
 struct AlgorithmSettings {
   Algorithm kind = Algorithm::Nsga2;
-  /// Generational by default: see docs/search.md (schedule) for what
-  /// steady-state measured against it (BENCHMARKS.md, steady-state).
+  /// Generational by default: steady-state gave 1.11x the evaluations/s on
+  /// the generated Fashion training and 1.25x on digits (one seed, BENCHMARKS
+  /// §14), but only generational gives a seed's front whatever the workers
+  /// (docs/search.md, schedule).
   Schedule schedule = Schedule::Generational;
   int population = 16;
   double crossoverRate = 0.8;
