@@ -4,7 +4,8 @@
 #   throughput (with its search rows), a compile-profile and a minimiser
 #   file appear in it, missing files say "Not run.", the static check's
 #   refused-but-ok mutants appear sorted into unsafe ones and false refusals,
-#   the scale-out rows (with the ranks' idle share), speed-up and projection appear, and a results
+#   the scale-out rows (with the ranks' idle share), speed-up and projection appear,
+#   the steady-state rows and goal line appear, and a results
 #   directory that does not exist still gives every section;
 # - scaling's generated model (64 -> 256 -> 128 -> 10, weights drawn in the
 #   module) is valid MLIR that //gevo:evaluate lowers and runs: one row with a
@@ -75,6 +76,17 @@ cat >"$tmp/results/safety_refusals.json" <<'JSON'
    "unsafe": false, "rule": "", "sandbox_missed": ""}],
  "refused_ok_unsafe": 1, "checked_us_per_edit": 1800, "unchecked_us_per_edit": 1500}
 JSON
+cat >"$tmp/results/steady_state.json" <<'JSON'
+{"budget": "5m", "workers": 2, "runs": [
+ {"workload": "testdata/fashion_mlp_train_generated", "seed": 1, "schedule": "generational",
+  "evaluations_per_s": 0.5, "hypervolume": 0.4},
+ {"workload": "testdata/fashion_mlp_train_generated", "seed": 1, "schedule": "steady",
+  "evaluations_per_s": 0.6, "hypervolume": 0.42, "checkpoint_ms": 3.25},
+ {"workload": "testdata/digits_mlp_train", "seed": 1, "schedule": "steady",
+  "evaluations_per_s": 1.9, "hypervolume": 0.3},
+ {"workload": "testdata/digits_mlp_train", "seed": 1, "schedule": "generational",
+  "evaluations_per_s": 2.0, "hypervolume": 0.3}]}
+JSON
 "$benchmarks_md" --results="$tmp/results" -o "$tmp/B.md" || fail "benchmarks_md failed"
 md=$(cat "$tmp/B.md")
 grep -q 'GENERATED' <<<"$md" || fail "no GENERATED header"
@@ -101,6 +113,12 @@ grep -q '^- (a) unsafe, a loop.s step must be positive; the sandbox ran it ok as
 grep -q '^- (b) false refusal: not proven safe: @main/tensor.extract#0~1: index 0 is in \[0, 400\]' <<<"$md" ||
   fail "false refusal line missing"
 grep -q '^\*\*Goal missed\*\*: 0 accepted mutants' <<<"$md" || fail "a false refusal does not miss the goal"
+grep -q '| testdata/fashion_mlp_train_generated seed 1 | 0.500 | 0.600 | 1.20x | 0.4000 | 0.4200 | 1.050 |' <<<"$md" ||
+  fail "steady-state fashion row missing"
+grep -q '| testdata/digits_mlp_train seed 1 | 2.000 | 1.900 | 0.95x |' <<<"$md" || fail "steady-state digits row missing"
+grep -q "Goal missed\*\*: on Fashion 1.20x .* front at least as good; digits' evaluations/s lower" <<<"$md" ||
+  fail "steady-state goal line: digits' lower rate must miss the goal"
+grep -q 'checkpoint took at most 3.2 ms' <<<"$md" || fail "steady-state checkpoint cost missing"
 sections=$(grep -c '^## ' <<<"$md")
 ((sections >= 8)) || fail "only $sections sections"
 # Every section but the five whose figures are here says so, once per

@@ -48,6 +48,7 @@ void stress(std::ostringstream &md);
 void compileProfile(std::ostringstream &md);
 void onnxConformance(std::ostringstream &md);
 void racing(std::ostringstream &md);
+void steadyState(std::ostringstream &md);
 void safety(std::ostringstream &md);
 void importedClaims(std::ostringstream &md);
 

@@ -59,6 +59,7 @@ int main(int argc, char **argv) {
   racing(md);
   safety(md);
   importedClaims(md);
+  steadyState(md);
   absl::Status written =
       gevo::writeOutput(gevo::resolveUserPath(outputPath), md.str());
   if (!written.ok())

@@ -9,10 +9,10 @@
 #
 # Benchmarks: throughput search_vs_random minimizers paper_claims
 # train_ceiling scaling scale_out ir_scaling stress compile_profile
-# onnx_conformance racing safety_refusals patch_fuzz.
+# onnx_conformance racing safety_refusals patch_fuzz steady_state.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-all=(throughput search_vs_random minimizers paper_claims train_ceiling scaling scale_out ir_scaling stress compile_profile onnx_conformance racing safety_refusals patch_fuzz)
+all=(throughput search_vs_random minimizers paper_claims train_ceiling scaling scale_out ir_scaling stress compile_profile onnx_conformance racing safety_refusals patch_fuzz steady_state)
 steps=("$@")
 ((${#steps[@]})) || steps=("${all[@]}")
 for step in "${steps[@]}"; do
@@ -68,6 +68,8 @@ for step in "${steps[@]}"; do
     run //gevo/bench:safety_refusals -- --measure=all --json="$out/safety_refusals.json" ;;
   patch_fuzz)
     gevo/bench/patch_fuzz.sh "$out/patch_fuzz.json" ;;
+  steady_state)
+    run //gevo/bench:steady_state -- --json="$out/steady_state.json" ;;
   esac
 done
 run //gevo/bench:benchmarks_md -- --results="$out" -o BENCHMARKS.md

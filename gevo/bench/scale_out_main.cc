@@ -1,6 +1,7 @@
 //===- scale_out_main.cc - Evaluations/s over 1, 2, 3 evaluating ranks ----===//
 //
-//   bazel run //gevo/bench:scale_out [-- --generations=3 --json=F]
+//   bazel run //gevo/bench:scale_out [-- --generations=3 --schedule=steady
+//   --json=F]
 //
 // Runs the same deterministic search (static_cost, error; same seed) as an
 // mpirun job with 1, 2 and 3 evaluating ranks of one worker each, and with
@@ -43,6 +44,10 @@ cl::opt<int> population("population", cl::desc("Individuals per generation"),
                         cl::init(16), cl::cat(category));
 cl::opt<int> generations("generations", cl::desc("Generations per run"),
                          cl::init(3), cl::cat(category));
+cl::opt<std::string> schedule("schedule",
+                              cl::desc("The searches' --schedule (default "
+                                       "generational)"),
+                              cl::init("generational"), cl::cat(category));
 cl::opt<std::string> outDir("out", cl::desc("Where the runs go"),
                             cl::init("/tmp/gevo-scale-out"), cl::cat(category));
 cl::opt<std::string> jsonPath("json",
@@ -78,8 +83,8 @@ llvm::Expected<llvm::json::Value> runSetup(const std::string &search,
         std::string("--objectives=static_cost,error"), std::string("--seed=1"),
         "--population=" + std::to_string(population.getValue()),
         "--generations=" + std::to_string(generations.getValue()),
-        std::string("--budget=0"), std::string("--front-repeats=1"),
-        std::string("--front-limit=4"),
+        std::string("--budget=0"), "--schedule=" + schedule.getValue(),
+        std::string("--front-repeats=1"), std::string("--front-limit=4"),
         "--workers=" + std::to_string(setup.workers), std::string("--quiet"),
         "--out=" + dir})
     args.push_back(a);
@@ -190,6 +195,7 @@ llvm::json::Object scaleOutFigures(const std::string &workloadDir,
       {"workload", workloadDir.substr(workloadDir.rfind('/') + 1)},
       {"population", population.getValue()},
       {"generations", generations.getValue()},
+      {"schedule", schedule.getValue()},
       {"setups", std::move(measured.rows)},
       {"speedup_2_ranks", speedup},
       {"evaluation_s", evaluationS},

@@ -62,6 +62,23 @@ void Coordinator::submit(RemoteJob job, Done done) {
   dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
 }
 
+bool Coordinator::step(std::vector<Returned> &back) {
+  bool busy = poll();
+  checkSilence();
+  if (!anyUsable()) {
+    // No rank is left: the caller runs what is still here.
+    for (auto &[id, pending] : jobs)
+      back.push_back({std::move(pending.job), std::move(pending.done)});
+    handedBack += static_cast<int64_t>(jobs.size());
+    jobs.clear();
+    queue.clear();
+    return true;
+  }
+  dispatch();
+  outbox->progress();
+  return busy;
+}
+
 std::vector<RemoteRunner::Returned> Coordinator::wait() {
   double entered = threadCpuSeconds();
   double callbacksBefore = callbackCpu;
@@ -69,20 +86,7 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
   Backoff backoff;
   while (!jobs.empty()) {
     double iteration = threadCpuSeconds();
-    bool busy = poll();
-    checkSilence();
-    if (!anyUsable()) {
-      // No rank is left: the caller runs what is still here.
-      for (auto &[id, pending] : jobs)
-        back.push_back({std::move(pending.job), std::move(pending.done)});
-      handedBack += static_cast<int64_t>(jobs.size());
-      jobs.clear();
-      queue.clear();
-      break;
-    }
-    dispatch();
-    outbox->progress();
-    if (busy) {
+    if (step(back)) {
       backoff.reset();
       continue;
     }
@@ -100,6 +104,33 @@ std::vector<RemoteRunner::Returned> Coordinator::wait() {
   }
   dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
   return back;
+}
+
+std::vector<RemoteRunner::Returned> Coordinator::service(int maxWaitMs) {
+  double entered = threadCpuSeconds();
+  double callbacksBefore = callbackCpu;
+  auto until = SteadyClock::now() + std::chrono::milliseconds(maxWaitMs);
+  std::vector<Returned> back;
+  Backoff backoff; // 50 us, doubling to 2 ms: a result is answered soon
+  while (!jobs.empty()) {
+    double iteration = threadCpuSeconds();
+    if (step(back) || SteadyClock::now() >= until)
+      break;
+    backoff.idle();
+    pollingCpu += threadCpuSeconds() - iteration;
+  }
+  dispatchCpu += threadCpuSeconds() - entered - (callbackCpu - callbacksBefore);
+  return back;
+}
+
+int Coordinator::capacity() const {
+  // Each ready rank's workers and one job queued behind them, so that a
+  // rank starts its next job without waiting for rank 0.
+  int slots = 0;
+  for (size_t r = 1; r < ranks.size(); ++r)
+    if (ranks[r].state == Rank::State::Ready)
+      slots += ranks[r].hello.workers + 1;
+  return slots;
 }
 
 bool Coordinator::poll() {

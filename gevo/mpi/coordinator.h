@@ -11,7 +11,9 @@
 // job, never by arrival order. A rank that falls silent for longer than the
 // rank timeout (or that MPI reports failed) is declared lost: its jobs go back
 // to the front of the queue for the others, and when no rank is left the jobs
-// are handed back to the caller to run itself. No mpi.h here.
+// are handed back to the caller to run itself. wait() serves a batch to its
+// end; service() serves for a while and returns (a steady-state search keeps
+// capacity() jobs out and selects each result as it comes). No mpi.h here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_MPI_COORDINATOR_H
@@ -43,6 +45,8 @@ public:
   void start(const std::string &configJson);
   void submit(RemoteJob job, Done done) override;
   std::vector<Returned> wait() override;
+  std::vector<Returned> service(int maxWaitMs) override;
+  int capacity() const override;
   /// Tells every rank still there to end and waits (briefly) for the sends.
   void stop();
   /// Ranks, evaluations, rank-0 time waiting and working, and the share of
@@ -72,6 +76,9 @@ private:
   };
 
   bool poll();
+  /// One round: results in, silence checked, jobs out. True when a message
+  /// came in or, no rank being left, every job was moved to `back`.
+  bool step(std::vector<Returned> &back);
   void handle(int source, int tag, const std::string &text);
   void dispatch();
   /// Queue empty: moves jobs queued behind running ones to free ranks.

@@ -6,7 +6,9 @@
 // (the search run's, which also keeps the history, the archive and the
 // progress line), as a pagmo2 algorithm's evolve() asks its problem for
 // fitness. NSGA-II (nsga2_search.h) and random search (random_search.h)
-// are the two; the search run picks one from its config.
+// are the two; the search run picks one from its config. Each also breeds
+// one child at a time and selects on its arrival, for the steady-state
+// schedule (steady_loop.h), which has no generation barrier.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_ALGORITHM_H
@@ -59,6 +61,15 @@ public:
   virtual std::vector<Individual> evolve(std::vector<Individual> population,
                                          int generation,
                                          const EvaluateBatch &evaluate) = 0;
+  /// Steady-state schedule (steady_loop.h): one child of `population`, not
+  /// measured, for `generation` (the one in progress: a generation is
+  /// `population` arrivals).
+  virtual Individual breedOne(const std::vector<Individual> &population,
+                              int generation) = 0;
+  /// Steady-state survivor selection on arrival: the population once
+  /// `child`, measured, has joined it.
+  virtual std::vector<Individual> arrive(std::vector<Individual> population,
+                                         Individual child) = 0;
   /// How likely each of the mutation options' kinds is drawn for children
   /// of `population` (same order); empty when drawn uniformly. A function
   /// of the population, so a resumed run draws as the uninterrupted one.

@@ -16,10 +16,21 @@ namespace gevo {
 /// same evaluation budget (the baseline a search must beat).
 enum class Algorithm { Nsga2, Random };
 
+/// When children are bred and selected: a generation at a time (all of a
+/// generation's children measured before any is selected), or steady-state
+/// (steady_loop.h: a child bred whenever a worker frees, selected on
+/// arrival; no generation barrier after generation 0).
+enum class Schedule { Generational, Steady };
+
 /// What the algorithms read of a search's settings (SearchConfig::algorithm;
 /// their flags and JSON keys are in search_settings.cc).
 struct AlgorithmSettings {
   Algorithm kind = Algorithm::Nsga2;
+  /// Generational by default: steady-state gave 1.11x the evaluations/s on
+  /// the generated Fashion training and 1.25x on digits (one seed, BENCHMARKS
+  /// §14), but only generational gives a seed's front whatever the workers
+  /// (docs/search.md, schedule).
+  Schedule schedule = Schedule::Generational;
   int population = 16;
   double crossoverRate = 0.8;
   double mutationRate = 0.9;

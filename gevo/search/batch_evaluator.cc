@@ -119,4 +119,60 @@ void BatchEvaluator::evaluate(std::vector<Individual> &batch,
   updateFront(batch);
 }
 
+void BatchEvaluator::settle(Individual &individual, MeasuredVariant variant) {
+  ++counts.outcomes[variant.measurement->outcome];
+  if (variant.ran)
+    ++counts.evaluations;
+  else
+    ++counts.cacheHits;
+  individual.edits = std::move(variant.edits);
+  individual.key = std::move(variant.key);
+  individual.measurement =
+      pairedRuns > 0
+          ? onReferenceScale(*variant.measurement, bench.baseline().medianRunMs)
+          : *variant.measurement;
+  individual.cached = !variant.ran;
+  if (variant.ran && !individual.measurement.raced.empty())
+    ++counts.raced;
+  updateFront({individual});
+}
+
+void BatchEvaluator::submit(Individual individual,
+                            std::function<void(Individual)> done) {
+  BatchRequest request;
+  request.run.interleavedPairs = pairedRuns;
+  request.run.race = racePlan();
+  std::vector<Edit> edits = individual.edits;
+  bench.start(edits, request,
+              [this, request, individual = std::move(individual),
+               done = std::move(done)](MeasuredVariant variant) mutable {
+                double referenceMs = bench.baseline().medianRunMs;
+                if (!variant.ran || !variant.measurement ||
+                    !disturbedPair(*variant.measurement, referenceMs,
+                                   disturbedFactor)) {
+                  settle(individual, std::move(variant));
+                  return done(std::move(individual));
+                }
+                // Disturbed: once more past the cache, in a child of its
+                // own; the steadier reading (or a failure) is kept.
+                ++counts.remeasured;
+                BatchRequest again = request;
+                again.distinctRuns = true;
+                bench.start(variant.edits, again,
+                            [this, first = std::move(variant),
+                             individual = std::move(individual),
+                             done](MeasuredVariant second) mutable {
+                              const Measurement &next = *second.measurement;
+                              if (!next.ok() ||
+                                  next.baselineMedianRunMs <
+                                      first.measurement->baselineMedianRunMs) {
+                                bench.cache().insert(first.key, next);
+                                first.measurement = next;
+                              }
+                              settle(individual, std::move(first));
+                              done(std::move(individual));
+                            });
+              });
+}
+
 } // namespace gevo

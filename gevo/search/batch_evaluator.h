@@ -62,9 +62,25 @@ public:
   void evaluate(std::vector<Individual> &batch,
                 const std::function<void()> &onMeasured = {});
 
+  /// One individual measured without waiting (a steady-state search keeps
+  /// a run per worker going): as evaluate() measures it, paired run times
+  /// on the reference scale, a disturbed paired child run once more.
+  /// `done` gets it from submit() itself (a cache hit) or from a later
+  /// service().
+  void submit(Individual individual, std::function<void(Individual)> done);
+  /// Delivers what arrived meanwhile, waiting at most `maxWaitMs` for it.
+  void service(int maxWaitMs) { bench.service(maxWaitMs); }
+  /// Runs going now, and how many to keep going (Workbench::slots()).
+  int running() const { return bench.running(); }
+  int slots() const { return bench.slots(); }
+
   EvaluationCounts counts;
 
 private:
+  /// submit()'s: `variant` (a run's or the cache's) into `individual`, with
+  /// the counts and racing's front updated.
+  void settle(Individual &individual, MeasuredVariant variant);
+
   /// Runs each disturbed paired child of `measured` once more in a child of
   /// its own and keeps that reading when it failed or its unmodified side
   /// ran steadier (the cache keeps what is kept), so that a variant does not

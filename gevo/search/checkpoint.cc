@@ -94,13 +94,15 @@ llvm::json::Value measurementJson(const Measurement &m) {
 }
 
 std::string toJsonText(const Checkpoint &c) {
-  llvm::json::Array population, archive, failed;
+  llvm::json::Array population, archive, failed, pending;
   for (const Individual &individual : c.population)
     population.push_back(individualJson(individual));
   for (const Individual &individual : c.archive)
     archive.push_back(individualJson(individual));
   for (const Individual &individual : c.failed)
     failed.push_back(individualJson(individual));
+  for (const Individual &individual : c.pending)
+    pending.push_back(individualJson(individual));
   llvm::json::Object operators;
   for (const auto &[kind, stats] : c.operators)
     operators[toString(kind)] =
@@ -121,6 +123,7 @@ std::string toJsonText(const Checkpoint &c) {
       {"population", std::move(population)},
       {"archive", std::move(archive)},
       {"failed", std::move(failed)},
+      {"pending", std::move(pending)},
   };
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -159,7 +162,8 @@ absl::StatusOr<Checkpoint> parseCheckpoint(const std::string &text,
     }
   for (auto [key, list] :
        {std::pair{"population", &c.population},
-        std::pair{"archive", &c.archive}, std::pair{"failed", &c.failed}}) {
+        std::pair{"archive", &c.archive}, std::pair{"failed", &c.failed},
+        std::pair{"pending", &c.pending}}) {
     if (const llvm::json::Array *array = object->getArray(key))
       for (const llvm::json::Value &item : *array) {
         absl::StatusOr<Individual> individual = parseIndividual(item, name);

@@ -40,6 +40,10 @@ struct Checkpoint {
   /// (what the pre-screen learns failures from).
   std::vector<Individual> failed;
   std::map<EditKind, OperatorStats> operators;
+  /// Steady-state schedule: the children bred and not yet measured when
+  /// the checkpoint was written, oldest first; a resumed run starts them
+  /// first (the generational schedule has none).
+  std::vector<Individual> pending;
 };
 
 std::string toJsonText(const Checkpoint &checkpoint);

@@ -30,6 +30,10 @@ TEST(CheckpointTest, CheckpointRoundTrips) {
   individual.measurement.medianRunMs = 21.5;
   c.population = {individual};
   c.archive = {individual, individual};
+  Individual unmeasured; // a steady-state child still running
+  unmeasured.edits = individual.edits;
+  unmeasured.generation = 4;
+  c.pending = {unmeasured};
   c.operators[EditKind::Constant].variants = 5;
   c.operators[EditKind::Constant].ok = 4;
   c.operators[EditKind::Constant].failures[Outcome::Timeout] = 1;
@@ -48,6 +52,10 @@ TEST(CheckpointTest, CheckpointRoundTrips) {
   EXPECT_EQ(back->population[0].newestKind, EditKind::Constant);
   EXPECT_EQ(back->population[0].measurement.validation.correct, 300);
   EXPECT_EQ(back->archive.size(), 2u);
+  ASSERT_EQ(back->pending.size(), 1u);
+  EXPECT_EQ(back->pending[0].edits, individual.edits);
+  EXPECT_EQ(back->pending[0].generation, 4);
+  EXPECT_TRUE(back->pending[0].key.empty());
   EXPECT_EQ(back->operators[EditKind::Constant].failures[Outcome::Timeout], 1);
 
   EXPECT_FALSE(parseCheckpoint("{\"version\": 2}", "x").ok());

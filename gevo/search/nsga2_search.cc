@@ -122,6 +122,52 @@ std::vector<Individual> Nsga2Search::evolve(std::vector<Individual> population,
   return survivors(std::move(population), std::move(children));
 }
 
+Individual Nsga2Search::breedOne(const std::vector<Individual> &population,
+                                 int generation) {
+  const AlgorithmSettings &config = context.settings;
+  std::mt19937_64 &rng = context.rng;
+  Ranking ranking = rank(population);
+  int frontSize = 0;
+  for (size_t i = 0; i < population.size(); ++i)
+    frontSize += ranking.rank[i] == 0 && ranked(population[i]);
+  double immigrantRate =
+      frontSize >= 3 ? config.immigrantRate / 2 : config.immigrantRate;
+  Individual child;
+  if (population.size() < 2 || chance(immigrantRate, rng)) {
+    child = drawIndividual(context, config.maxRandomEdits);
+  } else {
+    std::vector<double> weights = weightsFor(population, ranking);
+    bool screening =
+        config.screen > 1 && context.staticCost && context.measured;
+    if (screening && fittedFor != generation) {
+      surrogate.fit(context.measured());
+      fittedFor = generation;
+    }
+    const Individual &a = population[tournament(ranking, rng)];
+    const Individual &b = population[tournament(ranking, rng)];
+    // As many candidates per child as the generational schedule breeds
+    // per child slot (`screen`): each candidate is built for its key and
+    // static cost, rank 0's main cost per child.
+    std::vector<Individual> candidates = breed(a, b, weights, 1);
+    if (screening) {
+      for (int round = 1; round < config.screen; ++round)
+        candidates.push_back(std::move(breed(a, b, weights, 1).front()));
+      candidates = screen(std::move(candidates), 1);
+      predicted.clear(); // no per-generation report in this schedule
+    }
+    child = std::move(candidates.front());
+  }
+  child.generation = generation;
+  return child;
+}
+
+std::vector<Individual> Nsga2Search::arrive(std::vector<Individual> population,
+                                            Individual child) {
+  std::vector<Individual> children;
+  children.push_back(std::move(child));
+  return survivors(std::move(population), std::move(children));
+}
+
 std::vector<Individual> Nsga2Search::breed(const Individual &a,
                                            const Individual &b,
                                            const std::vector<double> &weights,

@@ -37,6 +37,13 @@ public:
   std::vector<Individual> evolve(std::vector<Individual> population,
                                  int generation,
                                  const EvaluateBatch &evaluate) override;
+  /// An immigrant (at the generational share), or a child of two
+  /// tournament winners (pre-screened: the best of `screen` candidates).
+  Individual breedOne(const std::vector<Individual> &population,
+                      int generation) override;
+  /// NSGA-II's survivors of the population and the child.
+  std::vector<Individual> arrive(std::vector<Individual> population,
+                                 Individual child) override;
   std::vector<double>
   operatorWeights(const std::vector<Individual> &population) const override;
   std::optional<ScreenReport> screenReport() const override { return report; }
@@ -71,6 +78,10 @@ private:
   std::vector<std::optional<Prediction>> predicted;
   int candidatesBred = 0;
   std::optional<ScreenReport> report;
+  /// breedOne(): the generation the surrogate was last fitted for, so that
+  /// it is fitted once per generation, on what was measured when the
+  /// generation's first child was bred (a resumed run fits alike).
+  int fittedFor = -1;
 };
 
 } // namespace gevo

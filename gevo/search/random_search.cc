@@ -29,4 +29,21 @@ std::vector<Individual> RandomSearch::evolve(std::vector<Individual>,
   return batch;
 }
 
+Individual RandomSearch::breedOne(const std::vector<Individual> &,
+                                  int generation) {
+  Individual child = drawIndividual(context, context.settings.maxRandomEdits);
+  child.generation = generation;
+  return child;
+}
+
+std::vector<Individual> RandomSearch::arrive(std::vector<Individual> population,
+                                             Individual child) {
+  population.push_back(std::move(child));
+  size_t keep = std::max(1, context.settings.population);
+  if (population.size() > keep)
+    population.erase(population.begin(),
+                     population.end() - static_cast<long>(keep));
+  return population;
+}
+
 } // namespace gevo

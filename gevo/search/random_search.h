@@ -20,6 +20,11 @@ public:
   std::vector<Individual> evolve(std::vector<Individual> population,
                                  int generation,
                                  const EvaluateBatch &evaluate) override;
+  Individual breedOne(const std::vector<Individual> &population,
+                      int generation) override;
+  /// The population is the last `population` arrivals.
+  std::vector<Individual> arrive(std::vector<Individual> population,
+                                 Individual child) override;
 
 private:
   AlgorithmContext context;

@@ -1,6 +1,9 @@
 //===- search.cc - The search run: an algorithm with its files around it --===//
 
 #include "gevo/search/search.h"
+#include "gevo/search/search_run.h"
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -31,63 +34,6 @@
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
-namespace {
-
-using Clock = SteadyClock;
-using Rng = std::mt19937_64;
-
-/// Everything one run holds while it goes.
-class SearchRun {
-public:
-  SearchRun(SearchConfig config, std::FILE *progressStream,
-            RemoteRunner *remote)
-      : config(std::move(config)), dir(this->config.outDir), remote(remote),
-        progress(progressStream, ProgressLine::isTerminal(progressStream)),
-        quiet(progressStream == nullptr) {}
-
-  absl::StatusOr<SearchResult> run(bool resume);
-
-private:
-  absl::Status prepare(bool resume);
-  absl::Status measureBaseline();
-  void evaluateGeneration(std::vector<Individual> &batch, int generation);
-  absl::Status saveCheckpoint();
-  /// A row of operator_weights.csv: the generation and the chance each
-  /// operator has of being drawn for the next one's children.
-  absl::Status appendOperatorWeights();
-  absl::Status writeRunJson(const char *status);
-  absl::Status report(SearchResult &result);
-  std::vector<double> objectivesOf(const Individual &individual) const {
-    return objectiveValues(individual.measurement, objectives);
-  }
-  ProgressState progressState() const;
-  std::vector<size_t> archiveFront() const;
-  /// Seconds the front's re-measurement would take now (the budget keeps
-  /// them for it).
-  double remeasureReserve() const;
-  double archiveHypervolume() const;
-
-  SearchConfig config;
-  RunDirectory dir;
-  RemoteRunner *remote;
-  std::vector<std::string> objectives;
-  WorkloadSpec spec;
-  std::unique_ptr<Workbench> bench;
-  std::unique_ptr<Variation> variation;
-  std::unique_ptr<BatchEvaluator> evaluator;
-  std::unique_ptr<SearchAlgorithm> algorithm;
-  HistoryWriter history;
-  Rng rng;
-  Checkpoint state;
-  std::set<std::string> archiveKeys, failedKeys;
-  /// Keys of the variants measured (history.csv's) and proposed.
-  std::unique_ptr<VariantProbe> probe;
-  ProgressLine progress;
-  bool quiet;
-  int64_t evaluationsBefore = 0; // restored by --resume: not in the rate
-  Clock::time_point started;
-  double elapsedBefore = 0;
-};
 
 absl::Status SearchRun::prepare(bool resume) {
   GEVO_ASSIGN_OR_RETURN(spec, loadWorkloadSpec(config.workloadPath));
@@ -225,25 +171,28 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
     if (!quiet)
       progress.update(progressState());
   });
-  for (const Individual &individual : batch) {
-    history.append(generation, individual.key, individual.edits,
-                   individual.measurement, individual.cached);
-    probe->measured(individual.key);
-    if (individual.newestKind) {
-      OperatorStats &stats = state.operators[*individual.newestKind];
-      ++stats.variants;
-      if (individual.feasible())
-        ++stats.ok;
-      else
-        ++stats.failures[individual.measurement.outcome];
-    }
-    if (individual.feasible() && archiveKeys.insert(individual.key).second)
-      state.archive.push_back(individual);
-    if (!individual.feasible() && failedKeys.insert(individual.key).second)
-      state.failed.push_back(individual);
-  }
+  for (const Individual &individual : batch)
+    recordMeasured(individual);
   probe->endGeneration();
   history.flush();
+}
+
+void SearchRun::recordMeasured(const Individual &individual) {
+  history.append(individual.generation, individual.key, individual.edits,
+                 individual.measurement, individual.cached);
+  probe->measured(individual.key);
+  if (individual.newestKind) {
+    OperatorStats &stats = state.operators[*individual.newestKind];
+    ++stats.variants;
+    if (individual.feasible())
+      ++stats.ok;
+    else
+      ++stats.failures[individual.measurement.outcome];
+  }
+  if (individual.feasible() && archiveKeys.insert(individual.key).second)
+    state.archive.push_back(individual);
+  if (!individual.feasible() && failedKeys.insert(individual.key).second)
+    state.failed.push_back(individual);
 }
 
 absl::Status SearchRun::saveCheckpoint() {
@@ -252,7 +201,11 @@ absl::Status SearchRun::saveCheckpoint() {
   state.rngState = rngState.str();
   state.counts = evaluator->counts;
   state.elapsedSeconds = elapsedBefore + secondsSince(started);
-  return dir.writeCheckpoint(toJsonText(state));
+  auto writing = Clock::now();
+  absl::Status written = dir.writeCheckpoint(toJsonText(state));
+  checkpointSeconds += secondsSince(writing);
+  ++checkpoints;
+  return written;
 }
 
 absl::Status SearchRun::appendOperatorWeights() {
@@ -262,6 +215,15 @@ absl::Status SearchRun::appendOperatorWeights() {
   return appendOperatorWeightsRow(
       dir.file("operator_weights.csv"), variation->mutationOptions().kinds,
       state.generation, algorithm->operatorWeights(state.population));
+}
+
+/// CPU seconds this process used, its children's not included: the search
+/// side's own work (breeding, selecting, building and keying variants).
+static double processCpuSeconds() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
 }
 
 absl::Status SearchRun::writeRunJson(const char *status) {
@@ -278,6 +240,9 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
       {"remeasured", evaluator ? evaluator->counts.remeasured : 0},
       {"raced", evaluator ? evaluator->counts.raced : 0},
+      {"checkpoints", checkpoints},
+      {"checkpoint_s", checkpointSeconds},
+      {"process_cpu_s", processCpuSeconds()},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
   object["baseline"] =
@@ -302,22 +267,26 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
     if (!quiet)
       progress.generationDone(progressState());
   }
-  double lastGeneration = 0;
-  while (state.generation < config.generations) {
-    double elapsed = elapsedBefore + secondsSince(started);
-    if (config.budgetSeconds > 0 &&
-        elapsed + lastGeneration + remeasureReserve() > config.budgetSeconds)
-      break;
-    auto generationStart = Clock::now();
-    int generation = state.generation + 1;
-    state.population =
-        algorithm->evolve(std::move(state.population), generation, evaluate);
-    state.generation = generation;
-    GEVO_RETURN_IF_ERROR(saveCheckpoint());
-    GEVO_RETURN_IF_ERROR(appendOperatorWeights());
-    if (!quiet)
-      progress.generationDone(progressState());
-    lastGeneration = secondsSince(generationStart);
+  if (config.algorithm.schedule == Schedule::Steady) {
+    GEVO_RETURN_IF_ERROR(runSteady());
+  } else {
+    double lastGeneration = 0;
+    while (state.generation < config.generations) {
+      double elapsed = elapsedBefore + secondsSince(started);
+      if (config.budgetSeconds > 0 &&
+          elapsed + lastGeneration + remeasureReserve() > config.budgetSeconds)
+        break;
+      auto generationStart = Clock::now();
+      int generation = state.generation + 1;
+      state.population =
+          algorithm->evolve(std::move(state.population), generation, evaluate);
+      state.generation = generation;
+      GEVO_RETURN_IF_ERROR(saveCheckpoint());
+      GEVO_RETURN_IF_ERROR(appendOperatorWeights());
+      if (!quiet)
+        progress.generationDone(progressState());
+      lastGeneration = secondsSince(generationStart);
+    }
   }
   if (!quiet)
     progress.finish();
@@ -382,8 +351,6 @@ absl::Status SearchRun::report(SearchResult &result) {
 
   return writeFrontFiles(result, bench->unmodifiedKey(), state.operators);
 }
-
-} // namespace
 
 absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
                                        std::FILE *progress,

@@ -13,6 +13,10 @@ const char *toString(Algorithm algorithm) {
   return algorithm == Algorithm::Nsga2 ? "nsga2" : "random";
 }
 
+const char *toString(Schedule schedule) {
+  return schedule == Schedule::Steady ? "steady" : "generational";
+}
+
 absl::Status checkSettings(const SearchConfig &config) {
   const AlgorithmSettings &a = config.algorithm;
   const EvaluationOptions &evaluation = config.workbench.evaluation;

@@ -95,6 +95,7 @@ struct SearchConfig {
 const SettingsTable<SearchConfig> &searchSettings();
 
 const char *toString(Algorithm algorithm);
+const char *toString(Schedule schedule);
 
 /// Whether the algorithm's settings are in range (population of two or more,
 /// a screen of one or more, rates in [0, 1]); the error names the flag.

@@ -41,6 +41,30 @@ struct AlgorithmCodec {
   }
 };
 
+/// generational or steady.
+struct ScheduleCodec {
+  static constexpr bool kIsBool = false;
+  const char *name = "name";
+  absl::Status parse(llvm::StringRef text, Schedule &out) const {
+    if (text != "generational" && text != "steady")
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expected generational or steady, got '", text.str(), "'"));
+    out = text == "steady" ? Schedule::Steady : Schedule::Generational;
+    return absl::OkStatus();
+  }
+  std::string show(const Schedule &value) const { return toString(value); }
+  llvm::json::Value write(const Schedule &value) const {
+    return toString(value);
+  }
+  absl::Status read(const llvm::json::Value &value, Schedule &out) const {
+    std::string text = value.getAsString().value_or("").str();
+    if (!parse(text, out).ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown schedule '", text, "'"));
+    return absl::OkStatus();
+  }
+};
+
 /// Mutation operators by name: "delete,copy" on the command line, an array
 /// of names in JSON.
 struct EditKindsCodec {
@@ -108,6 +132,13 @@ SettingsTable<AlgorithmSettings> algorithmRows() {
                "nsga2, or random: random edit lists with the same evaluation "
                "budget, the baseline a search must beat"},
               AlgorithmCodec()),
+      setting(&A::schedule,
+              {"schedule", "schedule",
+               "generational: a generation's children all measured, then "
+               "selected; steady: a child bred whenever a worker frees and "
+               "selected on arrival (no generation barrier; a generation is "
+               "`population` arrivals)"},
+              ScheduleCodec()),
       setting(&A::population,
               {"population", "population", "Individuals per generation"}),
       setting(&A::crossoverRate, {"crossover-rate", "crossover_rate",

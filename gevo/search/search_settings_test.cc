@@ -44,6 +44,7 @@ SearchConfig unusual() {
   c.importCache = "/runs/r0/cache.jsonl";
   AlgorithmSettings &a = c.algorithm;
   a.kind = Algorithm::Random;
+  a.schedule = Schedule::Steady;
   a.population = 6;
   a.crossoverRate = 0.5;
   a.mutationRate = 0.7;
@@ -95,6 +96,7 @@ TEST(SearchSettings, RunJsonKeepsItsKeyNames) {
                                          "out",
                                          "objectives",
                                          "algorithm",
+                                         "schedule",
                                          "population",
                                          "generations",
                                          "budget_s",

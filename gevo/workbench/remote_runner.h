@@ -53,6 +53,13 @@ public:
   /// Returns when every submitted job has been measured or handed back;
   /// the caller measures the ones handed back itself.
   virtual std::vector<Returned> wait() = 0;
+  /// For a caller that keeps jobs in flight (a steady-state search): calls
+  /// the `done` of the jobs measured meanwhile, waiting at most `maxWaitMs`
+  /// for one, and hands back the jobs no remote process is left to run.
+  virtual std::vector<Returned> service(int maxWaitMs) = 0;
+  /// How many jobs to keep in flight so that no remote worker waits for
+  /// the next (0 until a remote process has said it is ready).
+  virtual int capacity() const = 0;
 };
 
 } // namespace gevo

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -95,6 +96,23 @@ public:
           const std::function<void(size_t, const MeasuredVariant &)>
               &onMeasured = {});
 
+  /// One list measured without waiting (a steady-state search keeps a
+  /// child per worker in flight): `edits` are built, keyed and looked up in
+  /// the cache as measure() does, and a list that must run starts in the
+  /// pool (or remotely). `done` is called with its measurement from start()
+  /// itself (a cache hit, a variant the parent's checks refuse) or from a
+  /// later service(); a list equal to one still running shares its run.
+  void start(const std::vector<Edit> &edits, const BatchRequest &request,
+             std::function<void(MeasuredVariant)> done);
+  /// Calls `done` for the started lists measured meanwhile, waiting at most
+  /// `maxWaitMs` for one.
+  void service(int maxWaitMs);
+  /// Runs started and not yet measured (equal lists count once).
+  int running() const { return startedRuns; }
+  /// How many runs start() should keep going: this pool's workers, or with
+  /// a remote runner what it can take (its own count once it knows one).
+  int slots() const;
+
   /// Noise control: each list's variant and the unmodified program itself,
   /// each run `pairs` times interleaved with the unmodified program in
   /// `children` separate children, all measured afresh (no cache). The
@@ -167,6 +185,13 @@ private:
   bool baselineMeasured = false;
   double derivedTimeout = 0;
   RemoteRunner *remote = nullptr;
+  /// start(): per key running, the lists waiting for its measurement.
+  struct Started {
+    MeasuredVariant variant;
+    std::function<void(MeasuredVariant)> done;
+  };
+  std::map<std::string, std::vector<Started>> startedByKey;
+  int startedRuns = 0;
 };
 
 } // namespace gevo

@@ -1,0 +1,100 @@
+//===- search_run.h - One search run's state, for search*.cc only ---------===//
+//
+// The class behind runSearch(): the run directory, the workbench, the
+// algorithm, the checkpoint state and the progress line, and the two
+// schedules that drive them (search.cc: generations; search_steady.cc: a
+// child per free worker). Internal to //gevo/search:search.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_SEARCH_SEARCH_RUN_H
+#define GEVO_SEARCH_SEARCH_RUN_H
+
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gevo/search/algorithm.h"
+#include "gevo/search/batch_evaluator.h"
+#include "gevo/search/checkpoint.h"
+#include "gevo/search/progress.h"
+#include "gevo/search/search_config.h"
+#include "gevo/search/search_result.h"
+#include "gevo/search/variant_probe.h"
+#include "gevo/search/variation.h"
+#include "gevo/support/stopwatch.h"
+#include "gevo/workbench/history_writer.h"
+#include "gevo/workbench/run_directory.h"
+#include "gevo/workbench/workbench.h"
+
+namespace gevo {
+
+/// Everything one run holds while it goes.
+class SearchRun {
+public:
+  using Clock = SteadyClock;
+  using Rng = std::mt19937_64;
+
+  SearchRun(SearchConfig config, std::FILE *progressStream,
+            RemoteRunner *remote)
+      : config(std::move(config)), dir(this->config.outDir), remote(remote),
+        progress(progressStream, ProgressLine::isTerminal(progressStream)),
+        quiet(progressStream == nullptr) {}
+
+  absl::StatusOr<SearchResult> run(bool resume);
+
+private:
+  absl::Status prepare(bool resume);
+  absl::Status measureBaseline();
+  void evaluateGeneration(std::vector<Individual> &batch, int generation);
+  /// history.csv's row, the operator statistics, the archive.
+  void recordMeasured(const Individual &individual);
+  /// The steady-state schedule after generation 0 (search_steady.cc).
+  absl::Status runSteady();
+  absl::Status saveCheckpoint();
+  /// A row of operator_weights.csv: the generation and the chance each
+  /// operator has of being drawn for the next one's children.
+  absl::Status appendOperatorWeights();
+  absl::Status writeRunJson(const char *status);
+  absl::Status report(SearchResult &result);
+  std::vector<double> objectivesOf(const Individual &individual) const {
+    return objectiveValues(individual.measurement, objectives);
+  }
+  ProgressState progressState() const;
+  std::vector<size_t> archiveFront() const;
+  /// Seconds the front's re-measurement would take now (the budget keeps
+  /// them for it).
+  double remeasureReserve() const;
+  double archiveHypervolume() const;
+
+  SearchConfig config;
+  RunDirectory dir;
+  RemoteRunner *remote;
+  std::vector<std::string> objectives;
+  WorkloadSpec spec;
+  std::unique_ptr<Workbench> bench;
+  std::unique_ptr<Variation> variation;
+  std::unique_ptr<BatchEvaluator> evaluator;
+  std::unique_ptr<SearchAlgorithm> algorithm;
+  HistoryWriter history;
+  Rng rng;
+  Checkpoint state;
+  std::set<std::string> archiveKeys, failedKeys;
+  /// Keys of the variants measured (history.csv's) and proposed.
+  std::unique_ptr<VariantProbe> probe;
+  ProgressLine progress;
+  bool quiet;
+  int64_t evaluationsBefore = 0; // restored by --resume: not in the rate
+  Clock::time_point started;
+  double elapsedBefore = 0;
+  /// Checkpoints written in this session and the seconds spent writing
+  /// them (run.json: what a checkpoint per arrival would cost).
+  int64_t checkpoints = 0;
+  double checkpointSeconds = 0;
+};
+
+} // namespace gevo
+
+#endif // GEVO_SEARCH_SEARCH_RUN_H
