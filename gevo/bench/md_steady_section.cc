@@ -95,9 +95,17 @@ void steadyState(std::ostringstream &md) {
     }
   }
   double checkpointMs = 0;
-  for (const auto &[key, pair] : pairsOf(o))
+  for (const auto &[key, pair] : pairsOf(o)) {
     if (pair.steady)
       checkpointMs = std::max(checkpointMs, num(pair.steady, "checkpoint_ms"));
+    if (pair.generational && pair.steady && pair.steady->get("seconds"))
+      md << absl::StrFormat(
+          "\n%s: generational %d evaluations in %.0f s of search, steady %d "
+          "in %.0f s (the rest of the budget re-measures the front).",
+          key, int(num(pair.generational, "evaluations")),
+          num(pair.generational, "seconds"),
+          int(num(pair.steady, "evaluations")), num(pair.steady, "seconds"));
+  }
   md << absl::StrFormat(
       "\nA steady-state checkpoint took at most %.1f ms to write; it is "
       "written once per generation (`population` arrivals), not per "
