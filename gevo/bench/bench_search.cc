@@ -2,6 +2,9 @@
 
 #include "gevo/bench/bench_search.h"
 
+#include <vector>
+
+#include "absl/strings/str_split.h"
 #include "gevo/bench/child_process.h"
 
 namespace gevo {
@@ -9,6 +12,19 @@ namespace gevo {
 absl::StatusOr<SearchResult> searchFromScratch(const SearchConfig &config) {
   runChild({"rm", "-rf", config.outDir}, nullptr);
   return runSearch(config, false, nullptr);
+}
+
+llvm::json::Array alternatingPairs(llvm::StringRef workloads, int seeds,
+                                   PairedRun run) {
+  llvm::json::Array rows;
+  for (const std::string &workload :
+       std::vector<std::string>(absl::StrSplit(workloads.str(), ',')))
+    for (int seed = 1; seed <= seeds; ++seed) {
+      bool onFirst = seed % 2 == 0;
+      rows.push_back(run(workload, seed, onFirst));
+      rows.push_back(run(workload, seed, !onFirst));
+    }
+  return rows;
 }
 
 } // namespace gevo

@@ -1,19 +1,36 @@
 //===- bench_search.h - A search run from scratch, for benchmarks ---------===//
 //
 // Benchmarks that time or score whole searches run each in a fresh output
-// directory (what an earlier run left there removed first), quietly.
+// directory (what an earlier run left there removed first), quietly, and
+// compare two settings in pairs of runs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_BENCH_BENCH_SEARCH_H
 #define GEVO_BENCH_BENCH_SEARCH_H
 
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "gevo/search/search.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 
 namespace gevo {
 
 /// Removes `config.outDir`, then runs the search without progress output.
 absl::StatusOr<SearchResult> searchFromScratch(const SearchConfig &config);
+
+/// A row of a paired benchmark: one search of `workload` with `seed`, the
+/// setting under test on when `on`.
+using PairedRun = llvm::function_ref<llvm::json::Object(
+    const std::string &workload, int seed, bool on)>;
+
+/// For each of the comma-separated `workloads` and seeds 1..`seeds`, the
+/// same search with the setting under test off and on, one after the other;
+/// which goes first alternates by seed, so that drift hits both alike.
+llvm::json::Array alternatingPairs(llvm::StringRef workloads, int seeds,
+                                   PairedRun run);
 
 } // namespace gevo
 

@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "absl/strings/str_split.h"
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/figures.h"
 #include "gevo/search/search.h"
@@ -116,15 +115,11 @@ int main(int argc, char **argv) {
   absl::StatusOr<double> budgetSeconds = gevo::parseDuration(budget);
   if (!budgetSeconds.ok())
     return gevo::reportBadInput(std::string(budgetSeconds.status().message()));
-  llvm::json::Array rows;
-  for (const std::string &workload :
-       std::vector<std::string>(absl::StrSplit(workloads.getValue(), ',')))
-    for (int seed = 1; seed <= seeds; ++seed) {
-      // Alternate which goes first, so that drift hits both alike.
-      bool steadyFirst = seed % 2 == 0;
-      rows.push_back(runOne(workload, seed, steadyFirst, *budgetSeconds));
-      rows.push_back(runOne(workload, seed, !steadyFirst, *budgetSeconds));
-    }
+  llvm::json::Array rows = gevo::alternatingPairs(
+      workloads.getValue(), seeds,
+      [&](const std::string &workload, int seed, bool on) {
+        return runOne(workload, seed, on, *budgetSeconds);
+      });
   llvm::json::Object figures{
       {"budget", budget}, {"workers", int(workers)}, {"runs", std::move(rows)}};
   if (absl::Status s = gevo::writeFigures(json, std::move(figures)); !s.ok())
