@@ -2,16 +2,36 @@
 
 #include "gevo/bench/bench_search.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <vector>
 
 #include "absl/strings/str_split.h"
 #include "gevo/bench/child_process.h"
+#include "gevo/support/tool_errors.h"
 
 namespace gevo {
 
 absl::StatusOr<SearchResult> searchFromScratch(const SearchConfig &config) {
   runChild({"rm", "-rf", config.outDir}, nullptr);
   return runSearch(config, false, nullptr);
+}
+
+SearchResult pairedSearchOrExit(const SearchConfig &config) {
+  std::filesystem::create_directories(
+      std::filesystem::path(config.outDir).parent_path());
+  absl::StatusOr<SearchResult> result = searchFromScratch(config);
+  if (!result.ok()) {
+    reportBadInput(std::string(result.status().message()));
+    std::exit(kBadInputExitCode);
+  }
+  return *std::move(result);
+}
+
+double evaluationsPerSecond(const SearchResult &result) {
+  return result.searchSeconds > 0
+             ? result.counts.evaluations / result.searchSeconds
+             : 0;
 }
 
 llvm::json::Array alternatingPairs(llvm::StringRef workloads, int seeds,

@@ -21,6 +21,14 @@ namespace gevo {
 /// Removes `config.outDir`, then runs the search without progress output.
 absl::StatusOr<SearchResult> searchFromScratch(const SearchConfig &config);
 
+/// One arm of a paired benchmark: the search of `config` from scratch, its
+/// output directory's parent made first; a search that cannot start ends
+/// the benchmark with the bad-input exit code.
+SearchResult pairedSearchOrExit(const SearchConfig &config);
+
+/// Children run per second of search (0 when it did not search).
+double evaluationsPerSecond(const SearchResult &result);
+
 /// A row of a paired benchmark: one search of `workload` with `seed`, the
 /// setting under test on when `on`.
 using PairedRun = llvm::function_ref<llvm::json::Object(

@@ -16,7 +16,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/figures.h"
@@ -85,15 +84,8 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   config.outDir = "/tmp/gevo-bench-racing/" +
                   std::string(llvm::StringRef(workload).rsplit('/').second) +
                   (racing ? "-on-" : "-off-") + std::to_string(seed);
-  std::filesystem::create_directories("/tmp/gevo-bench-racing");
-  absl::StatusOr<gevo::SearchResult> result = gevo::searchFromScratch(config);
-  if (!result.ok()) {
-    gevo::reportBadInput(std::string(result.status().message()));
-    std::exit(gevo::kBadInputExitCode);
-  }
-  const gevo::SearchResult &r = *result;
-  double rate =
-      r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
+  const gevo::SearchResult r = gevo::pairedSearchOrExit(config);
+  double rate = gevo::evaluationsPerSecond(r);
   llvm::json::Object row{
       {"workload", workload},       {"seed", seed},
       {"racing", racing},           {"evaluations", r.counts.evaluations},

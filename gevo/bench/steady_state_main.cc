@@ -13,7 +13,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/figures.h"
@@ -58,15 +57,8 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool steady,
                   std::string(llvm::StringRef(workload).rsplit('/').second) +
                   (steady ? "-steady-" : "-generational-") +
                   std::to_string(seed);
-  std::filesystem::create_directories("/tmp/gevo-bench-steady");
-  absl::StatusOr<gevo::SearchResult> result = gevo::searchFromScratch(config);
-  if (!result.ok()) {
-    gevo::reportBadInput(std::string(result.status().message()));
-    std::exit(gevo::kBadInputExitCode);
-  }
-  const gevo::SearchResult &r = *result;
-  double rate =
-      r.searchSeconds > 0 ? r.counts.evaluations / r.searchSeconds : 0;
+  const gevo::SearchResult r = gevo::pairedSearchOrExit(config);
+  double rate = gevo::evaluationsPerSecond(r);
   const char *schedule = toString(config.algorithm.schedule);
   // What writing the checkpoints cost (run.json's figures): the steady
   // schedule writes one per generation; one per arrival would cost
