@@ -12,6 +12,7 @@
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/shrink.h"
+#include "gevo/ir/shrink_testing.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -109,26 +110,8 @@ func.func @main(%x: tensor<2x4x4x1xf32>) -> tensor<2x2xf32> {
 }
 )";
 
-class ShrinkConvTest : public ::testing::Test {
+class ShrinkConvTest : public ShrinkTestBase {
 protected:
-  mlir::OwningOpRef<mlir::ModuleOp> parse(const char *text) {
-    absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
-        parseModule(*context, text, "test.mlir");
-    EXPECT_TRUE(module.ok()) << module.status();
-    return std::move(*module);
-  }
-
-  std::string canonical(mlir::ModuleOp module) {
-    mlir::PassManager pm(context.get());
-    pm.addPass(mlir::createCanonicalizerPass());
-    pm.addPass(mlir::createCSEPass());
-    EXPECT_TRUE(mlir::succeeded(pm.run(module)));
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module.print(os);
-    return text;
-  }
-
   /// The first op named `name` in @main, and its address.
   std::pair<mlir::Operation *, OpRef> find(mlir::ModuleOp module,
                                            const std::string &name) {
@@ -140,15 +123,8 @@ protected:
 
   absl::Status shrink(mlir::ModuleOp module, const std::string &opName, int dim,
                       Selection keep) {
-    Edit edit;
-    edit.kind = EditKind::Shrink;
-    edit.target = find(module, opName).second;
-    edit.dim = dim;
-    edit.keep = std::move(keep);
-    return applyEdit(module, edit);
+    return shrinkAt(module, find(module, opName).second, dim, std::move(keep));
   }
-
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
 };
 
 TEST_F(ShrinkConvTest, ConvOutputChannelsEqualTheNetworkWrittenByHand) {

@@ -11,6 +11,7 @@
 #include "gevo/ir/find_op_testing.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/shrink.h"
+#include "gevo/ir/shrink_testing.h"
 #include "gevo/ir/shrink_web.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -113,41 +114,16 @@ func.func @main(%x: tensor<2x1x1x1xf32>) -> tensor<2x2xf32> {
 }
 )";
 
-class ShrinkFlattenTest : public ::testing::Test {
+class ShrinkFlattenTest : public ShrinkTestBase {
 protected:
-  mlir::OwningOpRef<mlir::ModuleOp> parse(const char *text) {
-    absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
-        parseModule(*context, text, "test.mlir");
-    EXPECT_TRUE(module.ok()) << module.status();
-    return std::move(*module);
-  }
-
-  std::string canonical(mlir::ModuleOp module) {
-    mlir::PassManager pm(context.get());
-    pm.addPass(mlir::createCanonicalizerPass());
-    pm.addPass(mlir::createCSEPass());
-    EXPECT_TRUE(mlir::succeeded(pm.run(module)));
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module.print(os);
-    return text;
-  }
-
   /// Shrinks dimension `dim` of the `nth` op named `name`.
   absl::Status shrink(mlir::ModuleOp module, const std::string &name, int nth,
                       int dim, Selection keep) {
     auto found = findOp(module, name, nth);
     if (!found)
       return absl::NotFoundError(name);
-    Edit edit;
-    edit.kind = EditKind::Shrink;
-    edit.target = found->second;
-    edit.dim = dim;
-    edit.keep = std::move(keep);
-    return applyEdit(module, edit);
+    return shrinkAt(module, found->second, dim, std::move(keep));
   }
-
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
 };
 
 TEST_F(ShrinkFlattenTest, ChannelsBeforeAFlattenKeepTheirDenseRows) {

@@ -14,6 +14,7 @@
 #include "gevo/ir/mutation.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/ir/shrink.h"
+#include "gevo/ir/shrink_testing.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -117,27 +118,8 @@ func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
 }
 )";
 
-class ShrinkTest : public ::testing::Test {
+class ShrinkTest : public ShrinkTestBase {
 protected:
-  mlir::OwningOpRef<mlir::ModuleOp> parse(const char *text) {
-    absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
-        parseModule(*context, text, "test.mlir");
-    EXPECT_TRUE(module.ok()) << module.status();
-    return std::move(*module);
-  }
-
-  /// Canonical text: canonicalize and CSE, then print.
-  std::string canonical(mlir::ModuleOp module) {
-    mlir::PassManager pm(context.get());
-    pm.addPass(mlir::createCanonicalizerPass());
-    pm.addPass(mlir::createCSEPass());
-    EXPECT_TRUE(mlir::succeeded(pm.run(module)));
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module.print(os);
-    return text;
-  }
-
   /// The op named `name#ordinal` in @main.
   OpRef ref(mlir::ModuleOp module, const std::string &name, int ordinal) {
     auto found = findOp(module, name, ordinal);
@@ -148,15 +130,8 @@ protected:
 
   absl::Status shrink(mlir::ModuleOp module, const std::string &opName,
                       int ordinal, int dim, Selection keep) {
-    Edit edit;
-    edit.kind = EditKind::Shrink;
-    edit.target = ref(module, opName, ordinal);
-    edit.dim = dim;
-    edit.keep = std::move(keep);
-    return applyEdit(module, edit);
+    return shrinkAt(module, ref(module, opName, ordinal), dim, std::move(keep));
   }
-
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
 };
 
 TEST_F(ShrinkTest, StridedHiddenLayerEqualsTheNetworkWrittenByHand) {
