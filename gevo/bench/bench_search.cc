@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "gevo/bench/child_process.h"
+#include "gevo/search/nsga2.h"
 #include "gevo/support/tool_errors.h"
 
 namespace gevo {
@@ -32,6 +33,24 @@ double evaluationsPerSecond(const SearchResult &result) {
   return result.searchSeconds > 0
              ? result.counts.evaluations / result.searchSeconds
              : 0;
+}
+
+double remeasuredHypervolume(const SearchResult &result) {
+  std::vector<Objectives> points;
+  for (const FrontMember &member : result.front) {
+    const Measurement &again = member.remeasured;
+    if (!again.ok())
+      continue;
+    Objectives point;
+    for (const std::string &name : result.objectives)
+      if (name == "runtime")
+        point.push_back(again.runtimeRatio / 2);
+      else if (name == "error")
+        point.push_back(again.error());
+    points.push_back(std::move(point));
+  }
+  size_t dimensions = points.empty() ? 0 : points.front().size();
+  return points.empty() ? 0 : hypervolume(points, Objectives(dimensions, 1.0));
 }
 
 llvm::json::Array alternatingPairs(llvm::StringRef workloads, int seeds,

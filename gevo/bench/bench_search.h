@@ -29,6 +29,14 @@ SearchResult pairedSearchOrExit(const SearchConfig &config);
 /// Children run per second of search (0 when it did not search).
 double evaluationsPerSecond(const SearchResult &result);
 
+/// The hypervolume of the front as re-measured at the end (run-time ratio
+/// and validation error of each member the re-measurement kept), on the
+/// search's scale (runtime over twice the unmodified program's, error as it
+/// is; reference point 1 in each): what a run's readings during the search,
+/// partial or lucky, cannot inflate. Objectives other than runtime and
+/// error are left out.
+double remeasuredHypervolume(const SearchResult &result);
+
 /// A row of a paired benchmark: one search of `workload` with `seed`, the
 /// setting under test on when `on`.
 using PairedRun = llvm::function_ref<llvm::json::Object(

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -41,6 +42,35 @@ std::map<std::string, RacingPair> pairsOf(const Object *o) {
   return pairs;
 }
 
+double medianOf(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+void racingIntro(std::ostringstream &md, const Object *o) {
+  md << absl::StrFormat(
+      "Two searches per workload and seed, %s each, one after the other "
+      "(which goes first alternates by seed): the default the issue measured "
+      "(generational, every variant timed fully), run as a dry run of racing "
+      "that records where racing would have stopped each variant, and the "
+      "shipped default (racing on; the schedule is the table's). Racing "
+      "stops a variant as dominated after its first run (its error beyond the "
+      "feasible band, its time over 1.5x a member at least as accurate, or no "
+      "cheaper by static cost than such a member and about as fast) or after "
+      "timed pairs (their confidence interval not faster than such a member "
+      "by more than the 2%% noise band), and stops timing one that enters the "
+      "front once two pairs show it. A false stop is a variant the dry run's "
+      "racing would have stopped as dominated that is faster, beyond the "
+      "band, than every variant the dry run measured fully that is at least "
+      "as accurate; inside the band the front's own re-measurement cannot "
+      "order two programs, and the table counts those apart. Hypervolume: "
+      "the front as re-measured at the end.\n\n",
+      str(o, "budget"));
+}
+
 } // namespace
 
 void racing(std::ostringstream &md) {
@@ -52,44 +82,43 @@ void racing(std::ostringstream &md) {
   const Object *o = figuresOf(md, "racing.json", v);
   if (!o)
     return;
-  md << absl::StrFormat(
-      "Two default searches per workload and seed, %s each, one after the "
-      "other (which goes first alternates by seed): racing off, as a dry run "
-      "that times every variant fully and records where racing would have "
-      "stopped it, and racing on (`--race-margin=0.25`; off is the search's "
-      "default). A "
-      "false stop is a variant racing would have stopped that is on the "
-      "front of everything the dry run measured fully. Hypervolume: the "
-      "search's own, on its readings.\n\n",
-      str(o, "budget"));
-  md << "| workload, seed | evaluations/s off | on | ratio | stopped early "
-        "(on) | hypervolume off | on | would stop (off) | false stops |\n"
-        "|---|---|---|---|---|---|---|---|---|\n";
-  double bestRatio = 0;
+  racingIntro(md, o);
+  md << "| workload, seed | evaluations/s issue's default | shipped | ratio | "
+        "stopped dominated / entered early (shipped) | hypervolume issue's | "
+        "shipped | ratio | would stop (dry run) | false stops | inside the "
+        "band |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  std::vector<double> rates, volumes;
   int falseStops = 0;
-  bool frontAsGood = true;
   for (const auto &[key, pair] : pairsOf(o)) {
     if (!pair.off || !pair.on)
       continue;
     double off = num(pair.off, "evaluations_per_s");
     double on = num(pair.on, "evaluations_per_s");
-    double ratio = off > 0 ? on / off : 0;
-    bestRatio = std::max(bestRatio, ratio);
+    double rate = off > 0 ? on / off : 0;
+    double hvOff = num(pair.off, "hypervolume"),
+           hvOn = num(pair.on, "hypervolume");
+    double volume = hvOff > 0 ? hvOn / hvOff : 0;
+    rates.push_back(rate);
+    volumes.push_back(volume);
     falseStops += int(num(pair.off, "false_stops"));
-    frontAsGood &= num(pair.on, "hypervolume") >= num(pair.off, "hypervolume");
     md << absl::StrFormat(
-        "| %s | %.2f | %.2f | %.2fx | %d of %d | %.4f | %.4f | %d | %d |\n",
-        key, off, on, ratio, int(num(pair.on, "raced")),
-        int(num(pair.on, "evaluations")), num(pair.off, "hypervolume"),
-        num(pair.on, "hypervolume"), int(num(pair.off, "would_stop")),
-        int(num(pair.off, "false_stops")));
+        "| %s | %.2f | %.2f | %.2fx | %d / %d of %d | %.4f | %.4f | %.3f | %d "
+        "| %d | %d |\n",
+        key, off, on, rate, int(num(pair.on, "stopped_dominated")),
+        int(num(pair.on, "entered_early")), int(num(pair.on, "evaluations")),
+        hvOff, hvOn, volume, int(num(pair.off, "would_stop")),
+        int(num(pair.off, "false_stops")), int(num(pair.off, "within_band")));
   }
-  bool met = bestRatio >= 5 && frontAsGood && falseStops == 0;
+  double rate = medianOf(rates), volume = medianOf(volumes);
+  bool thirtyMinutes = str(o, "budget") == "30m";
+  bool met = rate >= 5 && volume >= 1 && falseStops == 0 && thirtyMinutes &&
+             rates.size() >= 3;
   md << absl::StrFormat(
-      "\n%s: at most %.2fx the evaluations/s (goal 5x), the front with "
-      "racing %s as good on every run, %d false stops (goal 0).\n\n",
-      met ? "**Goal met**" : "**Goal missed**", bestRatio,
-      frontAsGood ? "at least" : "not", falseStops);
+      "\n%s: median %.2fx the evaluations/s (goal 5x), median hypervolume "
+      "ratio %.3f (goal 1.0), %d false stops (goal 0), over %d seeds of %s "
+      "(the issue asks for 3 seeds of 30 minutes).\n\n",
+      met ? "**Goal met**" : "**Goal missed**", rate, volume, falseStops,
+      int(rates.size()), str(o, "budget"));
 }
 
 } // namespace gevo::bench_md

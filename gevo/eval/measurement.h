@@ -65,9 +65,15 @@ struct Measurement {
   /// the per-pair run-time ratios, and the unmodified program's median.
   double runtimeRatio = 0; // 0 when not re-measured
   double baselineMedianRunMs = 0;
-  /// Racing (race.h): "" when measured fully; "first_run" when its run
-  /// time is one warm-up reading (it could not enter the front), "pairs:N"
-  /// when its timed pairs stopped after N. Its error is exact either way.
+  /// With two pairs or more: the per-pair ratios' median absolute deviation
+  /// over their median (racing estimates a pair's noise from it); 0: none.
+  /// Not kept in the cache.
+  double pairSpread = 0;
+  /// Racing (race.h): "" when measured fully; "first_run" when it stopped,
+  /// dominated, after its first run (its run time that run's, before any
+  /// pair), "pairs:N" when it stopped, dominated, after N timed pairs,
+  /// "enters:N" when nothing measured could dominate it after N pairs (its
+  /// ratio is theirs). Its error is exact either way.
   std::string raced;
   /// A dry run of racing (RacePlan::dryRun): where it would have stopped
   /// this fully measured variant ("" nowhere).

@@ -3,11 +3,22 @@
 #include "gevo/eval/race.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace gevo {
+namespace {
+
+double medianOf(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+} // namespace
 
 double ratioToBeat(const std::vector<FrontPoint> &front, double error) {
   double best = std::numeric_limits<double>::infinity();
@@ -17,22 +28,54 @@ double ratioToBeat(const std::vector<FrontPoint> &front, double error) {
   return best;
 }
 
-bool beatenAfterFirstRun(const RacePlan &plan, double error, double ratio) {
-  if (!plan.enabled() || !(ratio > 0))
-    return false;
-  return ratio > (1 + plan.firstReadingMargin) * ratioToBeat(plan.front, error);
+std::string beatenAfterFirstRun(const RacePlan &plan, double error,
+                                double ratio) {
+  if (!plan.enabled())
+    return "";
+  if (plan.maxError > 0 && error > plan.maxError)
+    return "error beyond the feasible band";
+  if (!(ratio > 0))
+    return "";
+  if (ratio > (1 + plan.firstReadingMargin) * ratioToBeat(plan.front, error))
+    return "first run slower than a member at least as accurate";
+  if (plan.staticCost <= 0)
+    return "";
+  for (const FrontPoint &point : plan.front)
+    if (point.error <= error && point.staticCost > 0 &&
+        plan.staticCost >= (1 - plan.band) * point.staticCost &&
+        ratio >= (1 - plan.staticReadingSlack) * point.ratio)
+      return "no cheaper than a member at least as accurate";
+  return "";
 }
 
-bool beatenAfterPairs(const RacePlan &plan, double error,
-                      const std::vector<double> &ratios) {
-  if (!plan.enabled() || static_cast<int>(ratios.size()) < plan.minPairs ||
-      ratios.empty())
-    return false;
-  double fastest = *std::min_element(ratios.begin(), ratios.end());
-  return fastest > (1 + plan.band) * ratioToBeat(plan.front, error);
+PairVerdict judgePairs(const RacePlan &plan, double error,
+                       const std::vector<double> &ratios) {
+  if (!plan.enabled() || ratios.empty())
+    return PairVerdict::Undecided;
+  double estimate = medianOf(ratios);
+  double halfWidth = plan.confidenceZ * plan.pairNoise /
+                     std::sqrt(static_cast<double>(ratios.size()));
+  double toBeat = ratioToBeat(plan.front, error);
+  // Even at the fast end of its interval it is not faster than the member
+  // by more than the band: dominated.
+  if (estimate * (1 - halfWidth) * (1 + plan.band) >= toBeat)
+    return PairVerdict::Dominated;
+  // Even at the slow end it is faster than every member at least as
+  // accurate by more than the band: on the front.
+  if (static_cast<int>(ratios.size()) >= plan.minPairs &&
+      estimate * (1 + halfWidth) * (1 + plan.band) < toBeat)
+    return PairVerdict::Enters;
+  return PairVerdict::Undecided;
 }
 
 std::string racedAfterPairs(int pairs) { return absl::StrCat("pairs:", pairs); }
+std::string enteredAfterPairs(int pairs) {
+  return absl::StrCat("enters:", pairs);
+}
+
+bool stoppedDominated(const std::string &raced) {
+  return raced == kRacedAfterFirstRun || absl::StartsWith(raced, "pairs:");
+}
 
 std::vector<FrontPoint> nonDominated(std::vector<FrontPoint> points) {
   std::sort(points.begin(), points.end(),

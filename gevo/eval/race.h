@@ -1,11 +1,11 @@
 //===- race.h - When a variant's timing can stop early --------------------===//
 //
 // Racing: a variant's validation error is known exactly after its first run,
-// its run time only roughly. When the front measured so far already holds a
-// member at least as accurate and faster by more than a single reading can
-// be off, the variant cannot enter the front and its timed pairs are not
-// worth making; after a few pairs, when even its fastest pair is slower than
-// such a member, the rest are not either. No MLIR here.
+// its run time only roughly. A variant the front measured so far already
+// dominates (beyond what a first reading can be off, or, after timed pairs,
+// beyond their confidence interval) cannot enter the front, and the rest of
+// its timing is not worth making; one the front cannot dominate is on it
+// after a few pairs, and the rest are not worth making either. No MLIR here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_RACE_H
@@ -16,24 +16,46 @@
 
 namespace gevo {
 
-/// A fully measured front member: validation error and run-time ratio to
-/// the unmodified program (the unmodified program itself is (error, 1)).
+/// A fully measured front member: validation error, run-time ratio to the
+/// unmodified program (the unmodified program itself is (error, 1)) and its
+/// static cost (estimated scalar operations executed; 0: unknown).
 struct FrontPoint {
   double error = 0;
   double ratio = 1;
+  double staticCost = 0;
 };
 
 struct RacePlan {
   /// The front so far; empty: no racing (every variant fully measured).
   std::vector<FrontPoint> front;
-  /// How far (relative) a first reading of the ratio (one timed pair) may
-  /// be above the variant's true ratio: it is stopped only when its first
-  /// reading is above (1 + margin) times a dominating member's ratio.
-  double firstReadingMargin = 0.25;
-  /// Ratios within this (relative) band count as equal.
+  /// How far (relative) the first run's time, a single reading before any
+  /// pair, may be above the variant's true time: it is stopped there only
+  /// when that reading is above (1 + margin) times a dominating member's.
+  double firstReadingMargin = 0.5;
+  /// Ratios within this (relative) band count as equal, as in the front's
+  /// re-measurement: a variant no faster than a member at least as accurate
+  /// by more than the band is dominated.
   double band = 0.02;
-  /// Timed pairs made before the pairs' readings can stop it.
-  int minPairs = 3;
+  /// The relative spread (standard deviation) of one timed pair's ratio;
+  /// after k pairs the ratio's confidence interval is the median
+  /// +- confidenceZ * pairNoise / sqrt(k) (1.64: each side 95%).
+  double pairNoise = 0.02;
+  double confidenceZ = 1.64;
+  /// Timed pairs made before a variant the front cannot dominate stops.
+  int minPairs = 2;
+  /// The unmodified program's run time (ms) the first run is read against.
+  double referenceMs = 0;
+  /// Validation errors above this are ranked behind every other variant
+  /// (SearchConfig::maxErrorIncrease over the unmodified program's): such
+  /// a variant stops after its first run whatever its time. <= 0: none.
+  double maxError = 0;
+  /// This variant's static cost (0: unknown). A variant whose first run is
+  /// not clearly faster than a member at least as accurate and no cheaper
+  /// by this estimate stops after that run (same work, same time).
+  double staticCost = 0;
+  /// How much faster than such a member the first reading may be and the
+  /// static-cost rule still apply.
+  double staticReadingSlack = 0.1;
   /// Decide but do not stop: every run is made and the measurement says
   /// where racing would have stopped it (Measurement::wouldRace), so a
   /// benchmark can check that no variant it stops would have entered the
@@ -47,20 +69,32 @@ struct RacePlan {
 /// infinity when none is (the variant would enter the front however slow).
 double ratioToBeat(const std::vector<FrontPoint> &front, double error);
 
-/// After the first reading `ratio` (one timed pair): whether the variant
-/// cannot enter the front.
-bool beatenAfterFirstRun(const RacePlan &plan, double error, double ratio);
+/// After the first run (before any pair): why the variant cannot enter the
+/// front ("" when it may). `ratio` is that run's time over
+/// RacePlan::referenceMs.
+std::string beatenAfterFirstRun(const RacePlan &plan, double error,
+                                double ratio);
 
-/// After the timed pairs' `ratios`: whether the variant cannot enter the
-/// front (at least minPairs pairs, and even the fastest is slower than a
-/// dominating member beyond the band).
-bool beatenAfterPairs(const RacePlan &plan, double error,
-                      const std::vector<double> &ratios);
+/// What the timed pairs' `ratios` decide.
+enum class PairVerdict {
+  Undecided, ///< time another pair
+  Dominated, ///< a member at least as accurate is as fast or faster
+  Enters     ///< no member at least as accurate is as fast: on the front
+};
+PairVerdict judgePairs(const RacePlan &plan, double error,
+                       const std::vector<double> &ratios);
 
 /// How much of a variant was measured, as Measurement::raced holds it:
-/// "" (fully), "first_run" (one timed pair), or "pairs:N".
+/// "" (fully), "first_run" (stopped, dominated, after one untimed-against
+/// run), "pairs:N" (stopped, dominated, after N pairs) or "enters:N" (timing
+/// stopped after N pairs because nothing measured dominates it: its ratio
+/// is those pairs').
 std::string racedAfterPairs(int pairs);
+std::string enteredAfterPairs(int pairs);
 inline constexpr char kRacedAfterFirstRun[] = "first_run";
+/// Whether `raced` says the variant stopped because it was dominated (it
+/// then never counts as a front member).
+bool stoppedDominated(const std::string &raced);
 
 /// `points` reduced to its non-dominated members (lower error and lower
 /// ratio are better), sorted by error.

@@ -18,8 +18,8 @@ RacePlan planWith(std::vector<FrontPoint> front) {
 TEST(Race, NoFrontNoRacing) {
   RacePlan plan;
   EXPECT_FALSE(plan.enabled());
-  EXPECT_FALSE(beatenAfterFirstRun(plan, 0.9, 100.0));
-  EXPECT_FALSE(beatenAfterPairs(plan, 0.9, {50, 60, 70}));
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.9, 100.0), "");
+  EXPECT_EQ(judgePairs(plan, 0.9, {50, 60, 70}), PairVerdict::Undecided);
 }
 
 TEST(Race, RatioToBeatIsTheFastestMemberAtLeastAsAccurate) {
@@ -35,22 +35,70 @@ TEST(Race, FirstReadingStopsOnlyBeyondTheMargin) {
   RacePlan plan = planWith({{0.10, 1.0}, {0.15, 0.8}});
   plan.firstReadingMargin = 0.25;
   // As accurate as the x0.8 member: stopped above 1.0, kept below.
-  EXPECT_TRUE(beatenAfterFirstRun(plan, 0.15, 1.01));
-  EXPECT_FALSE(beatenAfterFirstRun(plan, 0.15, 0.99));
+  EXPECT_NE(beatenAfterFirstRun(plan, 0.15, 1.01), "");
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.15, 0.99), "");
   // More accurate than every member: never stopped, even 10x slower.
-  EXPECT_FALSE(beatenAfterFirstRun(plan, 0.05, 10.0));
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.05, 10.0), "");
   // A reading that is not a number does not stop it.
-  EXPECT_FALSE(beatenAfterFirstRun(plan, 0.15, std::nan("")));
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.15, std::nan("")), "");
 }
 
-TEST(Race, PairsStopWhenEvenTheFastestIsSlowerBeyondTheBand) {
+TEST(Race, AnErrorBeyondTheFeasibleBandStopsWhateverItsTime) {
   RacePlan plan = planWith({{0.10, 1.0}});
-  plan.minPairs = 3;
+  plan.maxError = 0.35;
+  EXPECT_NE(beatenAfterFirstRun(plan, 0.40, 0.01), "");
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.30, 0.01), "");
+  plan.maxError = 0; // none
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.40, 0.01), "");
+}
+
+TEST(Race, NoCheaperThanAMoreAccurateMemberStopsAfterTheFirstRun) {
+  // The member: x1.0, static cost 1000. A variant that executes as much
+  // (a changed constant, say) and reads about as fast is no faster.
+  RacePlan plan = planWith({{0.10, 1.0, 1000}});
+  plan.staticCost = 1000;
+  EXPECT_NE(beatenAfterFirstRun(plan, 0.12, 1.0), "");
+  EXPECT_NE(beatenAfterFirstRun(plan, 0.12, 0.95), ""); // within the slack
+  // A reading far faster than the estimate says: timed, not trusted away.
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 0.8), "");
+  // Cheaper by more than the band: timed.
+  plan.staticCost = 900;
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 1.0), "");
+  // More accurate than the member: timed.
+  plan.staticCost = 1000;
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.08, 1.0), "");
+  // The member's cost unknown: no rule.
+  plan.front[0].staticCost = 0;
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 1.0), "");
+}
+
+TEST(Race, PairsDecideOnceTheIntervalClearsTheBand) {
+  RacePlan plan = planWith({{0.10, 1.0}});
+  plan.pairNoise = 0.02;
+  plan.confidenceZ = 1.64;
   plan.band = 0.02;
-  EXPECT_FALSE(beatenAfterPairs(plan, 0.12, {1.2, 1.3})); // too few pairs
-  EXPECT_TRUE(beatenAfterPairs(plan, 0.12, {1.2, 1.3, 1.05}));
-  EXPECT_FALSE(beatenAfterPairs(plan, 0.12, {1.2, 1.3, 1.01})); // in the band
-  EXPECT_FALSE(beatenAfterPairs(plan, 0.08, {3, 3, 3}));        // more accurate
+  plan.minPairs = 2;
+  // Less accurate and clearly slower: dominated after one pair.
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.2}), PairVerdict::Dominated);
+  // As fast as the member: one or two pairs' interval (+-3.3%, +-2.3%)
+  // still reaches below the band, three pairs' (+-1.9%) do not.
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.0}), PairVerdict::Undecided);
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.0, 1.0}), PairVerdict::Undecided);
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.0, 1.0, 1.0}), PairVerdict::Dominated);
+  // Clearly faster than the member: on the front once minPairs are made.
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.8}), PairVerdict::Undecided);
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.8, 0.81}), PairVerdict::Enters);
+  // More accurate than every member: on the front however slow.
+  EXPECT_EQ(judgePairs(plan, 0.08, {3, 3}), PairVerdict::Enters);
+  // The median decides, so one slow pair does not.
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.8, 2.0, 0.8}), PairVerdict::Enters);
+}
+
+TEST(Race, RacedSaysWhetherItStoppedDominated) {
+  EXPECT_TRUE(stoppedDominated(kRacedAfterFirstRun));
+  EXPECT_TRUE(stoppedDominated(racedAfterPairs(2)));
+  EXPECT_FALSE(stoppedDominated(enteredAfterPairs(2)));
+  EXPECT_FALSE(stoppedDominated(""));
 }
 
 TEST(Race, NonDominatedKeepsTheStaircase) {

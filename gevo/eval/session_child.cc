@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <optional>
 
 #include "gevo/eval/child_payload.h"
@@ -64,8 +65,10 @@ private:
   StepResult runSteps(mlir::ModuleOp variant);
   StepResult compileVariant(mlir::ModuleOp variant);
   StepResult compileBaseline();
+  StepResult firstRun();
   StepResult timeRuns();
   bool keepTiming(int pairsDone);
+  bool stoppedDominatedHere() const;
   bool stopAt(const std::string &where);
   StepResult checkCorruption() const;
   StepResult checkUninitialized();
@@ -82,6 +85,8 @@ private:
   std::vector<HostTensor> baselineBefore, testResults;
   /// The validation error after the first run (racing); negative: unknown.
   double firstError = -1;
+  /// Racing made the variant's first run before any pair (it warmed it up).
+  bool firstRunMade = false;
 };
 
 std::string ChildRun::payload(mlir::ModuleOp module) {
@@ -102,20 +107,33 @@ StepResult ChildRun::runSteps(mlir::ModuleOp module) {
     return fail(TargetStep::Start, ready);
   if (StepResult failed = compileVariant(module))
     return failed;
-  if (request.interleavedPairs > 0)
-    if (StepResult failed = compileBaseline())
-      return failed;
   absl::StatusOr<std::unique_ptr<PlacedInputs>> placed =
       target.place(s.validation);
   if (!placed.ok())
     return fail(TargetStep::PlaceInputs, placed.status());
   inputs = std::move(*placed);
+  if (request.race.enabled() && request.interleavedPairs > 0) {
+    if (StepResult failed = firstRun())
+      return failed;
+    if (stoppedDominatedHere()) {
+      // One run, no pair: neither the unmodified program nor the checks
+      // that guard a timing (the variant never counts as a front member).
+      header["run_ms"] = llvm::json::Array(runs.ms);
+      return request.scoreTest ? runTest() : std::nullopt;
+    }
+    runs.ms.clear();
+    runs.hostMs.clear();
+  }
+  if (request.interleavedPairs > 0)
+    if (StepResult failed = compileBaseline())
+      return failed;
   if (StepResult failed = timeRuns())
     return failed;
   if (StepResult failed = checkCorruption())
     return failed;
-  if (StepResult failed = checkUninitialized())
-    return failed;
+  if (!stoppedDominatedHere())
+    if (StepResult failed = checkUninitialized())
+      return failed;
   header["run_ms"] = llvm::json::Array(runs.ms);
   header["baseline_run_ms"] = llvm::json::Array(runs.baselineMs);
   if (target.capabilities().deviceTime)
@@ -183,6 +201,10 @@ StepResult ChildRun::timeRuns() {
   }
   RunSchedule schedule = s.schedule;
   schedule.interleavedPairs = request.interleavedPairs;
+  // Racing's first run warmed the variant up and the run above the
+  // unmodified program: no warm-up pair is needed.
+  if (firstRunMade && !baselineBefore.empty())
+    schedule.warmup = 0;
   if (request.race.enabled())
     schedule.keepGoing = [this](int pairsDone) {
       return keepTiming(pairsDone);
@@ -199,35 +221,67 @@ StepResult ChildRun::timeRuns() {
   return std::nullopt;
 }
 
-bool ChildRun::keepTiming(int pairsDone) {
-  // The error is exact after one run; the run time is a guess until the
-  // pairs are made. A variant that cannot enter the front stops here and
-  // says how much of it was measured. The first reading is the first timed
-  // pair's: a warm-up run's time can be a third off on sub-millisecond
-  // programs (first touches of fresh memory), enough to stop a variant the
-  // front needs.
-  if (pairsDone == 0)
-    return true;
-  if (firstError < 0) {
-    int logits = s.workload.logitsResult();
-    if (runs.results.size() <= static_cast<size_t>(logits))
-      return true;
-    absl::StatusOr<ClassificationScore> score =
-        scoreSplit(s.data, SplitRole::Validation, runs.results[logits]);
-    if (!score.ok() || score->nonFiniteRows > 0)
-      return true; // the parent classifies it from the full reading
-    firstError = 1.0 - score->accuracy();
+StepResult ChildRun::firstRun() {
+  // The error is exact after one run; the run time is a single reading,
+  // read against the unmodified program's run time in the parent. A
+  // variant the front already dominates beyond what that reading can be off
+  // stops here, before the unmodified program is even compiled.
+  firstRunMade = true;
+  // A short program's first run reads several times its steady time (first
+  // touches of fresh memory): the reading is the fastest of the runs made
+  // until kFirstReadingMs have passed (at most three), one run on a heavy
+  // program.
+  constexpr double kFirstReadingMs = 50;
+  double readingMs = 0, spentMs = 0;
+  for (int k = 0; k < 3 && spentMs < kFirstReadingMs; ++k) {
+    absl::StatusOr<TimedRun> run = variant->run(*inputs);
+    if (!run.ok())
+      return fail(TargetStep::Run, run.status());
+    readingMs = k == 0 ? run->ms : std::min(readingMs, run->ms);
+    spentMs += run->ms;
+    runs.results = std::move(run->results);
+    runs.launches = run->launches;
   }
+  runs.ms.push_back(readingMs);
+  int logits = s.workload.logitsResult();
+  if (runs.results.size() <= static_cast<size_t>(logits))
+    return std::nullopt; // timeRuns() reports it
+  absl::StatusOr<ClassificationScore> score =
+      scoreSplit(s.data, SplitRole::Validation, runs.results[logits]);
+  if (!score.ok() || score->nonFiniteRows > 0)
+    return std::nullopt; // the parent classifies it from the full reading
+  firstError = 1.0 - score->accuracy();
+  double ratio =
+      request.race.referenceMs > 0 ? readingMs / request.race.referenceMs : 0;
+  header["first_ratio"] = ratio;
+  if (!beatenAfterFirstRun(request.race, firstError, ratio).empty())
+    stopAt(kRacedAfterFirstRun);
+  return std::nullopt;
+}
+
+bool ChildRun::keepTiming(int pairsDone) {
+  // After each timed pair: stop once the pairs' confidence interval decides
+  // whether the front dominates the variant (race.h).
+  if (pairsDone == 0 || firstError < 0)
+    return true;
   std::vector<double> ratios;
   for (size_t i = 0; i < runs.ms.size() && i < runs.baselineMs.size(); ++i)
     if (runs.baselineMs[i] > 0)
       ratios.push_back(runs.ms[i] / runs.baselineMs[i]);
-  if (pairsDone == 1 && !ratios.empty() &&
-      beatenAfterFirstRun(request.race, firstError, ratios[0]))
-    return stopAt(kRacedAfterFirstRun);
-  if (!beatenAfterPairs(request.race, firstError, ratios))
-    return true;
-  return stopAt(racedAfterPairs(pairsDone));
+  switch (judgePairs(request.race, firstError, ratios)) {
+  case PairVerdict::Dominated:
+    return stopAt(racedAfterPairs(pairsDone));
+  case PairVerdict::Enters:
+    return stopAt(enteredAfterPairs(pairsDone));
+  case PairVerdict::Undecided:
+    break;
+  }
+  return true;
+}
+
+bool ChildRun::stoppedDominatedHere() const {
+  std::optional<llvm::StringRef> raced = header.getString("raced");
+  return raced && stoppedDominated(raced->str());
 }
 
 bool ChildRun::stopAt(const std::string &where) {

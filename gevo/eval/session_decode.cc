@@ -9,6 +9,7 @@
 
 #include "gevo/eval/variant_session.h"
 
+#include <cmath>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -97,7 +98,17 @@ Measurement readTimings(const llvm::json::Object &header) {
         ratios.push_back(m.runMs[i] / baselineMs[i]);
     m.baselineMedianRunMs = median(baselineMs);
     m.runtimeRatio = median(ratios);
+    if (ratios.size() >= 2 && m.runtimeRatio > 0) {
+      std::vector<double> deviations;
+      for (double ratio : ratios)
+        deviations.push_back(std::abs(ratio - m.runtimeRatio));
+      m.pairSpread = median(deviations) / m.runtimeRatio;
+    }
   }
+  // Stopped by racing after its first run, before any pair: its ratio is
+  // that run's against the parent's reading of the unmodified program.
+  if (m.runtimeRatio == 0 && m.raced == kRacedAfterFirstRun)
+    m.runtimeRatio = header.getNumber("first_ratio").value_or(0);
   return m;
 }
 

@@ -40,11 +40,13 @@ protected:
 
   /// The unmodified program as a variant, timed in kRacePairs pairs
   /// against a race front holding `front` (race.h).
-  Measurement measureRaced(std::vector<FrontPoint> front, bool dryRun = false) {
+  Measurement measureRaced(std::vector<FrontPoint> front, bool dryRun = false,
+                           double referenceMs = 0) {
     RunRequest request;
     request.interleavedPairs = kRacePairs;
     request.race.front = std::move(front);
     request.race.dryRun = dryRun;
+    request.race.referenceMs = referenceMs;
     SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
     return session->evaluate(
         pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
@@ -185,12 +187,18 @@ TEST_F(VariantSessionTest, RacingAFrontItCannotReachStopsItAfterTheFirstRun) {
   ASSERT_TRUE(full.ok()) << full.detail;
   EXPECT_EQ(full.raced, "");
   EXPECT_EQ(full.runMs.size(), static_cast<size_t>(kRacePairs));
+  // Its pairs' spread, which racing reads a pair's noise from: the same
+  // program on both sides differs by timing noise only.
+  EXPECT_GE(full.pairSpread, 0);
+  EXPECT_LT(full.pairSpread, 0.5);
   // A member with no error, 1000x faster: nothing reaches it.
-  Measurement raced = measureRaced({{0.0, 0.001}});
+  Measurement raced = measureRaced({{0.0, 0.001}}, false, full.medianRunMs);
   ASSERT_TRUE(raced.ok()) << raced.detail;
   EXPECT_EQ(raced.raced, kRacedAfterFirstRun);
   EXPECT_EQ(raced.runMs.size(), 1u);
-  EXPECT_GT(raced.runtimeRatio, 0);
+  // Its ratio is that one run's against the reference: about 1.
+  EXPECT_GT(raced.runtimeRatio, 0.3);
+  EXPECT_LT(raced.runtimeRatio, 3);
   // The error is exact however little was timed.
   EXPECT_EQ(raced.validation.correct, full.validation.correct);
   EXPECT_EQ(raced.validation.total, full.validation.total);
@@ -200,15 +208,19 @@ TEST_F(VariantSessionTest,
        RacingAFrontOnlyLessAccurateMembersHoldDoesNotStopIt) {
   Measurement full = measureRaced({});
   ASSERT_TRUE(full.ok()) << full.detail;
-  // Faster, but less accurate than the variant: it enters however slow.
-  Measurement m = measureRaced({{full.error() + 0.01, 0.001}});
+  // Faster, but less accurate than the variant: it enters however slow,
+  // so its timing stops once the minimum of pairs is made.
+  Measurement m =
+      measureRaced({{full.error() + 0.01, 0.001}}, false, full.medianRunMs);
   ASSERT_TRUE(m.ok()) << m.detail;
-  EXPECT_EQ(m.raced, "");
-  EXPECT_EQ(m.runMs.size(), static_cast<size_t>(kRacePairs));
+  RacePlan plan;
+  EXPECT_EQ(m.raced, enteredAfterPairs(plan.minPairs));
+  EXPECT_EQ(m.runMs.size(), static_cast<size_t>(plan.minPairs));
+  EXPECT_GT(m.runtimeRatio, 0);
 }
 
 TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
-  Measurement m = measureRaced({{0.0, 0.001}}, /*dryRun=*/true);
+  Measurement m = measureRaced({{0.0, 0.001}}, /*dryRun=*/true, 1.0);
   ASSERT_TRUE(m.ok()) << m.detail;
   EXPECT_EQ(m.raced, "");
   EXPECT_EQ(m.wouldRace, kRacedAfterFirstRun);

@@ -2,6 +2,7 @@
 
 #include "gevo/search/batch_evaluator.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -52,12 +53,15 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
     }
 }
 
-void BatchEvaluator::setRacing(double margin, bool dryRun) {
+void BatchEvaluator::setRacing(double margin, bool dryRun,
+                               double maxErrorIncrease) {
   raceMargin = margin;
   raceDryRun = dryRun;
+  raceMaxErrorIncrease = maxErrorIncrease;
   front.clear();
-  if (pairedRuns > 0 && margin > 0 && bench.baseline().ok())
-    front.push_back({bench.baseline().error(), 1.0});
+  const Measurement &baseline = bench.baseline();
+  if (pairedRuns > 0 && margin > 0 && baseline.ok())
+    front.push_back({baseline.error(), 1.0, baseline.staticCost});
 }
 
 RacePlan BatchEvaluator::racePlan() const {
@@ -67,6 +71,17 @@ RacePlan BatchEvaluator::racePlan() const {
   plan.front = front;
   plan.firstReadingMargin = raceMargin;
   plan.dryRun = raceDryRun;
+  plan.referenceMs = bench.baseline().medianRunMs;
+  if (spreads.size() >= kSpreadSamples) {
+    // A normal spread's median absolute deviation is 0.6745 sigma.
+    std::vector<double> sorted = spreads;
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2,
+                     sorted.end());
+    plan.pairNoise =
+        std::clamp(sorted[sorted.size() / 2] / 0.6745, 0.005, 0.25);
+  }
+  if (raceMaxErrorIncrease > 0)
+    plan.maxError = bench.baseline().error() + raceMaxErrorIncrease;
   return plan;
 }
 
@@ -76,8 +91,10 @@ void BatchEvaluator::updateFront(const std::vector<Individual> &batch) {
   std::vector<FrontPoint> points = front;
   for (const Individual &individual : batch) {
     const Measurement &m = individual.measurement;
-    if (m.ok() && m.raced.empty() && m.runtimeRatio > 0)
-      points.push_back({m.error(), m.runtimeRatio});
+    if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0)
+      points.push_back({m.error(), m.runtimeRatio, m.staticCost});
+    if (m.ok() && m.pairSpread > 0 && !individual.cached)
+      spreads.push_back(m.pairSpread);
   }
   front = nonDominated(std::move(points));
 }

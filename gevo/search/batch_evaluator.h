@@ -50,12 +50,15 @@ public:
       : bench(bench), pairedRuns(pairedRuns), disturbedFactor(disturbedFactor) {
   }
 
-  /// Racing (race.h), with paired runs: a variant whose first reading shows
-  /// it cannot enter the front of what this evaluator has fully measured
-  /// (the unmodified program included) is not timed further. `margin` is
-  /// RacePlan::firstReadingMargin; <= 0 turns racing off. Call it once the
-  /// unmodified program is measured: the front starts with it.
-  void setRacing(double margin, bool dryRun = false);
+  /// Racing (race.h), with paired runs: a variant the front of what this
+  /// evaluator has measured (the unmodified program included) dominates is
+  /// not timed further, and one it cannot dominate stops once its pairs
+  /// show that. `margin` is RacePlan::firstReadingMargin; <= 0 turns racing
+  /// off. A variant whose error exceeds the unmodified program's by more
+  /// than `maxErrorIncrease` (> 0) stops after its first run. Call it once
+  /// the unmodified program is measured: the front starts with it.
+  void setRacing(double margin, bool dryRun = false,
+                 double maxErrorIncrease = 0);
 
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
@@ -99,8 +102,13 @@ private:
   double disturbedFactor;
   double raceMargin = 0;
   bool raceDryRun = false;
+  double raceMaxErrorIncrease = 0;
   /// What racing compares against; empty when not racing.
   std::vector<FrontPoint> front;
+  /// The pair spreads (Measurement::pairSpread) of this session's variants:
+  /// racing's estimate of a pair's noise once there are kSpreadSamples.
+  std::vector<double> spreads;
+  static constexpr size_t kSpreadSamples = 8;
 };
 
 } // namespace gevo

@@ -119,7 +119,8 @@ absl::Status SearchRun::measureBaseline() {
                objectives.end();
   evaluator =
       std::make_unique<BatchEvaluator>(*bench, timed ? config.pairedRuns : 0);
-  evaluator->setRacing(config.raceMargin, config.raceDryRun);
+  evaluator->setRacing(config.raceMargin, config.raceDryRun,
+                       config.maxErrorIncrease);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;
@@ -131,7 +132,8 @@ std::vector<size_t> SearchRun::archiveFront() const {
   std::vector<bool> feasible;
   for (const Individual &individual : state.archive) {
     points.push_back(objectivesOf(individual));
-    feasible.push_back(true);
+    // Racing stopped it as dominated: its run time is a partial reading.
+    feasible.push_back(!stoppedDominated(individual.measurement.raced));
   }
   return nonDominated(points, feasible);
 }

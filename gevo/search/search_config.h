@@ -63,15 +63,14 @@ struct SearchConfig {
   /// The default, 5 (with pruneSeeds), was chosen on seeds 1-5 of prediction
   /// and checked on seeds 11-15 of both workloads (BENCHMARKS.md §2).
   int pairedRuns = 5;
-  /// Racing (gevo/eval/race.h), with paired runs: a variant whose first
-  /// timed pair reads more than this (relative) above the run-time ratio of
-  /// a front member at least as accurate is not timed further, nor after
-  /// three pairs when even its fastest pair is slower than that member; its
-  /// error is exact, its time one reading (history.csv says so). 0: off,
-  /// the default: on the generated Fashion training it gave 1.05-1.16x the
-  /// evaluations/s and stopped 2 of 378 variants that were on the front
-  /// (BENCHMARKS.md §11), no measured gain for that risk.
-  double raceMargin = 0;
+  /// Racing (gevo/eval/race.h), with paired runs: a variant the front
+  /// measured so far dominates stops after its first run (its error beyond
+  /// the feasible band, its time over 1 + this times a member at least as
+  /// accurate, or no cheaper by static cost than such a member and about as
+  /// fast) or once its timed pairs' confidence interval shows it; one that
+  /// enters the front stops after two pairs. history.csv says how much of
+  /// each was measured. 0: off (every variant timed fully).
+  double raceMargin = 0.5;
   /// Racing decides but stops nothing; the cache records where it would
   /// have stopped each variant (gevo/bench:racing checks those). No flag.
   bool raceDryRun = false;

@@ -254,11 +254,12 @@ SettingsTable<SearchConfig> runRows() {
                "runs beside a child slows both alike (0: plain timing)"}),
       setting(&C::raceMargin,
               {"race-margin", "race_margin",
-               "Racing, with paired runs: stop timing a variant whose first "
-               "reading is more than this (relative) slower than a front "
-               "member at least as accurate, or whose fastest of three pairs "
-               "is slower than it (0, the default: time every variant "
-               "fully; 0.25 is the benchmarked value)"}),
+               "Racing, with paired runs: a variant the front dominates "
+               "stops after its first run (error beyond the feasible band, "
+               "time over 1 + this times a member at least as accurate, or "
+               "no cheaper by static cost than such a member and about as "
+               "fast) or once its timed pairs show it; one entering the "
+               "front stops after two pairs (0: every variant timed fully)"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "

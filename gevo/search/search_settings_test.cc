@@ -37,7 +37,7 @@ SearchConfig unusual() {
   c.seed = 42;
   c.maxErrorIncrease = 0.1;
   c.pairedRuns = 2;
-  c.raceMargin = 0.5;
+  c.raceMargin = 0.75;
   c.frontRepeats = 4;
   c.frontChildren = 2;
   c.frontLimit = 9;
