@@ -71,7 +71,17 @@ RacePlan BatchEvaluator::racePlan() const {
   plan.front = front;
   plan.firstReadingMargin = raceMargin;
   plan.dryRun = raceDryRun;
+  // The first run is read against the unmodified program's time as the
+  // latest paired children saw it, so that load that came up since the
+  // start (other jobs, the other workers) does not read as a slow variant.
   plan.referenceMs = bench.baseline().medianRunMs;
+  if (recentBaselineMs.size() >= 3) {
+    std::vector<double> sorted(recentBaselineMs.begin(),
+                               recentBaselineMs.end());
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2,
+                     sorted.end());
+    plan.referenceMs = sorted[sorted.size() / 2];
+  }
   if (spreads.size() >= kSpreadSamples) {
     // A normal spread's median absolute deviation is 0.6745 sigma.
     std::vector<double> sorted = spreads;
@@ -95,6 +105,11 @@ void BatchEvaluator::updateFront(const std::vector<Individual> &batch) {
       points.push_back({m.error(), m.runtimeRatio, m.staticCost});
     if (m.ok() && m.pairSpread > 0 && !individual.cached)
       spreads.push_back(m.pairSpread);
+    if (m.ok() && m.baselineMedianRunMs > 0 && !individual.cached) {
+      recentBaselineMs.push_back(m.baselineMedianRunMs);
+      if (recentBaselineMs.size() > kRecentBaselines)
+        recentBaselineMs.pop_front();
+    }
   }
   front = nonDominated(std::move(points));
 }

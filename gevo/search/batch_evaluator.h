@@ -13,6 +13,7 @@
 #ifndef GEVO_SEARCH_BATCH_EVALUATOR_H
 #define GEVO_SEARCH_BATCH_EVALUATOR_H
 
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -109,6 +110,10 @@ private:
   /// racing's estimate of a pair's noise once there are kSpreadSamples.
   std::vector<double> spreads;
   static constexpr size_t kSpreadSamples = 8;
+  /// The unmodified program's median in the latest paired children: what
+  /// racing reads a first run against (RacePlan::referenceMs).
+  std::deque<double> recentBaselineMs;
+  static constexpr size_t kRecentBaselines = 9;
 };
 
 } // namespace gevo
