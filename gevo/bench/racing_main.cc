@@ -67,10 +67,13 @@ DryRunCheck checkDryRun(const std::string &outDir,
   for (const auto &[key, m] : cache.all())
     if (m.ok() && m.runtimeRatio > 0)
       full.push_back(&m);
+  double maxError = baseline.error() + gevo::SearchConfig().maxErrorIncrease;
   for (const auto &[key, m] : cache.all()) {
     if (!m.ok() || !gevo::stoppedDominated(m.wouldRace))
       continue;
     ++check.wouldStop;
+    if (m.error() > maxError)
+      continue; // beyond the error bound it is never on the front
     std::vector<gevo::FrontPoint> others = {{baseline.error(), 1.0}};
     for (const gevo::Measurement *other : full)
       if (other != &m)

@@ -56,6 +56,11 @@ absl::Status SearchRun::prepare(bool resume) {
   GEVO_RETURN_IF_ERROR(bench->cache().open(dir.cachePath()));
   if (!config.importCache.empty())
     GEVO_RETURN_IF_ERROR(bench->cache().import(config.importCache));
+  // Before the algorithm: its bounds are relative to the unmodified
+  // program's error.
+  if (!quiet)
+    progress.phase("measuring the unmodified program");
+  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
   MutationOptions mutation;
   mutation.kinds = config.mutation.operators;
   mutation.functions = config.mutation.functions;
@@ -67,6 +72,7 @@ absl::Status SearchRun::prepare(bool resume) {
     bounds.push_back(name == "error"
                          ? bench->baseline().error() + config.maxErrorIncrease
                          : std::numeric_limits<double>::infinity());
+  objectiveBounds = bounds;
   AlgorithmContext context{config.algorithm, *variation, objectives, rng,
                            bounds};
   probe = std::make_unique<VariantProbe>(*bench, spec.entry);
@@ -111,8 +117,7 @@ absl::Status SearchRun::prepare(bool resume) {
   return absl::OkStatus();
 }
 
-absl::Status SearchRun::measureBaseline() {
-  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
+absl::Status SearchRun::startEvaluator() {
   bench->cache().insert(bench->unmodifiedKey(), bench->baseline());
   // Paired runs only pay off where run time is an objective.
   bool timed = std::find(objectives.begin(), objectives.end(), "runtime") !=
@@ -132,8 +137,14 @@ std::vector<size_t> SearchRun::archiveFront() const {
   std::vector<bool> feasible;
   for (const Individual &individual : state.archive) {
     points.push_back(objectivesOf(individual));
-    // Racing stopped it as dominated: its run time is a partial reading.
-    feasible.push_back(!stoppedDominated(individual.measurement.raced));
+    // Racing stopped it as dominated (its run time is a partial reading),
+    // or it is outside the bounds NSGA-II ranks behind every other variant
+    // (an error far above the unmodified program's): not a front member.
+    bool inside = !stoppedDominated(individual.measurement.raced);
+    for (size_t k = 0; k < points.back().size() && k < objectiveBounds.size();
+         ++k)
+      inside &= points.back()[k] <= objectiveBounds[k];
+    feasible.push_back(inside);
   }
   return nonDominated(points, feasible);
 }
@@ -255,9 +266,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
 absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   started = Clock::now();
   GEVO_RETURN_IF_ERROR(prepare(resume));
-  if (!quiet)
-    progress.phase("measuring the unmodified program");
-  GEVO_RETURN_IF_ERROR(measureBaseline());
+  GEVO_RETURN_IF_ERROR(startEvaluator());
   GEVO_RETURN_IF_ERROR(writeRunJson("running"));
   EvaluateBatch evaluate = [this](std::vector<Individual> &batch,
                                   int generation) {

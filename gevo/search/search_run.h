@@ -46,8 +46,12 @@ public:
   absl::StatusOr<SearchResult> run(bool resume);
 
 private:
+  /// Loads the workload, measures the unmodified program and makes the
+  /// algorithm (its bounds are relative to that measurement).
   absl::Status prepare(bool resume);
-  absl::Status measureBaseline();
+  /// The evaluator over the measured unmodified program (racing's front
+  /// starts with it).
+  absl::Status startEvaluator();
   void evaluateGeneration(std::vector<Individual> &batch, int generation);
   /// history.csv's row, the operator statistics, the archive.
   void recordMeasured(const Individual &individual);
@@ -73,6 +77,9 @@ private:
   RunDirectory dir;
   RemoteRunner *remote;
   std::vector<std::string> objectives;
+  /// Per objective, the value past which NSGA-II ranks a variant behind
+  /// every other and the front leaves it out (+inf: none).
+  std::vector<double> objectiveBounds;
   WorkloadSpec spec;
   std::unique_ptr<Workbench> bench;
   std::unique_ptr<Variation> variation;

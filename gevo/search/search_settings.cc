@@ -245,7 +245,8 @@ SettingsTable<SearchConfig> runRows() {
               {"max-error-increase", "max_error_increase",
                "NSGA-II ranks a variant whose validation error exceeds the "
                "unmodified program's by more than this behind every other, "
-               "so that broken fast variants do not hold the front's ends"}),
+               "and leaves it off the front, so that broken fast variants do "
+               "not hold the front's ends"}),
       setting(&C::pairedRuns,
               {"paired-runs", "paired_runs",
                "Time each variant N times interleaved with the unmodified "
