@@ -4,40 +4,56 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <queue>
 
 #include "absl/strings/str_cat.h"
 
 namespace gevo {
 
+double remeasureChildSeconds(const Measurement &m, const Measurement &baseline,
+                             const RemeasurePlan &plan) {
+  auto compileMs = [](const Measurement &x) {
+    return x.parseMs + x.lowerMs + x.codegenMs;
+  };
+  double v = m.medianRunMs, b = baseline.medianRunMs;
+  int runs = std::max(0, plan.warmup) + std::max(1, plan.pairs);
+  double ms = compileMs(m) + compileMs(baseline) + b + runs * (v + b) + v;
+  return plan.childSeconds + ms / 1000.0;
+}
+
 double estimateRemeasureSeconds(const std::vector<Individual> &members,
-                                const Measurement &baseline, int pairs,
-                                int workers) {
-  auto compileMs = [](const Measurement &m) {
-    return m.parseMs + m.lowerMs + m.codegenMs;
-  };
-  auto variantMs = [&](const Measurement &m) {
-    return compileMs(m) + (pairs + 1) * (m.medianRunMs + baseline.medianRunMs);
-  };
-  double totalMs = variantMs(baseline);
+                                const Measurement &baseline,
+                                const RemeasurePlan &plan) {
+  std::vector<double> child;
   for (const Individual &member : members)
-    totalMs += variantMs(member.measurement);
-  size_t lists = members.size() + 1;
-  int parallel = static_cast<int>(
-      std::min<size_t>(lists, static_cast<size_t>(std::max(1, workers))));
-  return totalMs / 1000.0 / parallel;
+    child.push_back(remeasureChildSeconds(member.measurement, baseline, plan));
+  child.push_back(remeasureChildSeconds(baseline, baseline, plan));
+  // The workers' finishing times, as a min-heap: each child starts on the
+  // worker that frees first.
+  std::priority_queue<double, std::vector<double>, std::greater<double>> free;
+  for (int w = 0; w < std::max(1, plan.workers); ++w)
+    free.push(0);
+  double end = 0;
+  for (int copy = 0; copy < std::max(1, plan.children); ++copy)
+    for (double seconds : child) {
+      double finish = free.top() + seconds;
+      free.pop();
+      free.push(finish);
+      end = std::max(end, finish);
+    }
+  return end;
 }
 
 Workbench::AgainstUnmodified
 remeasureFront(Workbench &bench, const std::vector<Individual> &members,
-               int pairs, int children, ProgressLine *progress) {
-  children = std::max(1, children);
+               const RemeasurePlan &plan, ProgressLine *progress) {
+  int pairs = plan.pairs, children = std::max(1, plan.children);
   std::vector<std::vector<Edit>> lists;
   for (const Individual &member : members)
     lists.push_back(member.edits);
   size_t total = (lists.size() + 1) * children, done = 0;
-  double estimate =
-      children * estimateRemeasureSeconds(members, bench.baseline(), pairs,
-                                          bench.workers());
+  double estimate = estimateRemeasureSeconds(members, bench.baseline(), plan);
   auto start = std::chrono::steady_clock::now();
   auto say = [&] {
     if (!progress)

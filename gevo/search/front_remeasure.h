@@ -17,19 +17,44 @@
 
 namespace gevo {
 
+/// How the front is re-measured, and what a child costs besides its
+/// compiles and runs: what estimateRemeasureSeconds() needs.
+struct RemeasurePlan {
+  /// Interleaved pairs per child (at least one is run).
+  int pairs = 1;
+  /// Warm-up runs of each side before them (the workload's).
+  int warmup = 0;
+  /// Children per variant.
+  int children = 1;
+  /// Children run at once.
+  int workers = 1;
+  /// A child's own seconds besides compiling and running (starting it,
+  /// placing the inputs), as the unmodified program's measurement took.
+  double childSeconds = 0;
+};
+
+/// Seconds one re-measurement child of a variant measured `m` takes: both
+/// sides compiled, the unmodified program run once before the variant (the
+/// corruption check), `warmup` runs and `pairs` pairs of both, and the
+/// variant run once more on the test split.
+double remeasureChildSeconds(const Measurement &m, const Measurement &baseline,
+                             const RemeasurePlan &plan);
+
 /// Seconds the re-measurement of `members` (and the unmodified program) will
-/// take before any has finished: each variant's compile time and `pairs + 1`
-/// runs of it and of the unmodified program, spread over `workers`.
+/// take before any has finished: `plan.children` children per variant,
+/// started in the order the workbench starts them (every member, then the
+/// unmodified program, once per child), each on the first worker free. The
+/// longest child bounds it from below, however many workers there are.
 double estimateRemeasureSeconds(const std::vector<Individual> &members,
-                                const Measurement &baseline, int pairs,
-                                int workers);
+                                const Measurement &baseline,
+                                const RemeasurePlan &plan);
 
 /// Workbench::measureAgainstUnmodified over the members' edits, each in
-/// `children` children, with a progress line per finished child run when
-/// `progress` is not null.
+/// `plan.children` children, with a progress line per finished child run
+/// when `progress` is not null.
 Workbench::AgainstUnmodified
 remeasureFront(Workbench &bench, const std::vector<Individual> &members,
-               int pairs, int children, ProgressLine *progress);
+               const RemeasurePlan &plan, ProgressLine *progress);
 
 } // namespace gevo
 

@@ -60,7 +60,7 @@ absl::Status SearchRun::prepare(bool resume) {
   // program's error.
   if (!quiet)
     progress.phase("measuring the unmodified program");
-  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
+  GEVO_RETURN_IF_ERROR(measureUnmodified());
   MutationOptions mutation;
   mutation.kinds = config.mutation.operators;
   mutation.functions = config.mutation.functions;
@@ -231,7 +231,8 @@ absl::Status SearchRun::appendOperatorWeights() {
 }
 
 /// CPU seconds this process used, its children's not included: the search
-/// side's own work (breeding, selecting, building and keying variants).
+/// side's own work (breeding, selecting, building and keying variants), and
+/// whatever the process did before the run (run.json takes the difference).
 static double processCpuSeconds() {
   rusage usage{};
   ::getrusage(RUSAGE_SELF, &usage);
@@ -255,7 +256,10 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"raced", evaluator ? evaluator->counts.raced : 0},
       {"checkpoints", checkpoints},
       {"checkpoint_s", checkpointSeconds},
-      {"process_cpu_s", processCpuSeconds()},
+      {"process_cpu_s", processCpuSeconds() - cpuBefore},
+      {"child_s", childSeconds},
+      {"remeasure_estimate_s", remeasureEstimate},
+      {"remeasure_s", remeasureSeconds},
       {"seconds", elapsedBefore + secondsSince(started)},
   };
   object["baseline"] =
@@ -263,8 +267,21 @@ absl::Status SearchRun::writeRunJson(const char *status) {
   return dir.writeRun(std::move(object));
 }
 
+absl::Status SearchRun::measureUnmodified() {
+  auto measuring = Clock::now();
+  GEVO_RETURN_IF_ERROR(bench->measureBaseline());
+  // What the child took besides compiling and timing the program.
+  const Measurement &m = bench->baseline();
+  RunCounts counts = runCounts(config.workbench.evaluation, spec);
+  double ms = m.parseMs + m.lowerMs + m.codegenMs +
+              (counts.warmup + counts.repeats) * m.medianRunMs;
+  childSeconds = std::max(0.0, secondsSince(measuring) - ms / 1000.0);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   started = Clock::now();
+  cpuBefore = processCpuSeconds();
   GEVO_RETURN_IF_ERROR(prepare(resume));
   GEVO_RETURN_IF_ERROR(startEvaluator());
   GEVO_RETURN_IF_ERROR(writeRunJson("running"));
@@ -272,8 +289,16 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
                                   int generation) {
     evaluateGeneration(batch, generation);
   };
+  // The first generation's guess: generation 0's time per child measured
+  // (it redraws failed ones) times the population; none on resume.
+  double lastGeneration = 0;
   if (!resume) {
+    auto generationStart = Clock::now();
     state.population = algorithm->initialPopulation(evaluate);
+    int64_t measured =
+        evaluator->counts.evaluations + evaluator->counts.cacheHits;
+    lastGeneration = secondsSince(generationStart) * state.population.size() /
+                     std::max<int64_t>(measured, state.population.size());
     GEVO_RETURN_IF_ERROR(saveCheckpoint());
     if (!quiet)
       progress.generationDone(progressState());
@@ -281,7 +306,6 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   if (config.algorithm.schedule == Schedule::Steady) {
     GEVO_RETURN_IF_ERROR(runSteady());
   } else {
-    double lastGeneration = 0;
     while (state.generation < config.generations) {
       double elapsed = elapsedBefore + secondsSince(started);
       if (config.budgetSeconds > 0 &&
@@ -308,15 +332,36 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   return result;
 }
 
+std::vector<size_t> SearchRun::frontMembers() const {
+  std::vector<size_t> front = archiveFront();
+  std::sort(front.begin(), front.end(), [&](size_t a, size_t b) {
+    return objectivesOf(state.archive[a]) < objectivesOf(state.archive[b]);
+  });
+  if (static_cast<int>(front.size()) <= config.frontLimit ||
+      config.frontLimit <= 0)
+    return front;
+  std::vector<size_t> picked;
+  for (int i = 0; i < config.frontLimit; ++i)
+    picked.push_back(
+        front[i * (front.size() - 1) / std::max(1, config.frontLimit - 1)]);
+  return picked;
+}
+
+RemeasurePlan SearchRun::remeasurePlan() const {
+  RemeasurePlan plan;
+  plan.pairs = config.frontRepeats;
+  plan.warmup = runCounts(config.workbench.evaluation, spec).warmup;
+  plan.children = config.frontChildren;
+  plan.workers = bench->workers();
+  plan.childSeconds = childSeconds;
+  return plan;
+}
+
 double SearchRun::remeasureReserve() const {
   std::vector<Individual> members;
-  for (size_t index : archiveFront())
-    if (config.frontLimit <= 0 ||
-        static_cast<int>(members.size()) < config.frontLimit)
-      members.push_back(state.archive[index]);
-  return std::max(1, config.frontChildren) *
-         estimateRemeasureSeconds(members, bench->baseline(),
-                                  config.frontRepeats, bench->workers());
+  for (size_t index : frontMembers())
+    members.push_back(state.archive[index]);
+  return estimateRemeasureSeconds(members, bench->baseline(), remeasurePlan());
 }
 
 absl::Status SearchRun::report(SearchResult &result) {
@@ -330,18 +375,7 @@ absl::Status SearchRun::report(SearchResult &result) {
   result.generationsDone = state.generation;
   result.hypervolume = archiveHypervolume();
 
-  std::vector<size_t> front = archiveFront();
-  std::sort(front.begin(), front.end(), [&](size_t a, size_t b) {
-    return objectivesOf(state.archive[a]) < objectivesOf(state.archive[b]);
-  });
-  if (static_cast<int>(front.size()) > config.frontLimit &&
-      config.frontLimit > 0) {
-    std::vector<size_t> picked;
-    for (int i = 0; i < config.frontLimit; ++i)
-      picked.push_back(
-          front[i * (front.size() - 1) / std::max(1, config.frontLimit - 1)]);
-    front = picked;
-  }
+  std::vector<size_t> front = frontMembers();
   // Noise control: every member and the unmodified program itself,
   // each interleaved with the unmodified program in one child.
   result.front.resize(front.size());
@@ -350,9 +384,11 @@ absl::Status SearchRun::report(SearchResult &result) {
     result.front[k].individual = state.archive[front[k]];
     lists.push_back(result.front[k].individual);
   }
-  Workbench::AgainstUnmodified again =
-      remeasureFront(*bench, lists, config.frontRepeats, config.frontChildren,
-                     quiet ? nullptr : &progress);
+  remeasureEstimate = remeasureReserve();
+  auto remeasuring = Clock::now();
+  Workbench::AgainstUnmodified again = remeasureFront(
+      *bench, lists, remeasurePlan(), quiet ? nullptr : &progress);
+  remeasureSeconds = secondsSince(remeasuring);
   for (size_t k = 0; k < front.size(); ++k)
     result.front[k].remeasured = std::move(again.variants[k]);
   result.baselineRemeasured = std::move(again.unmodified);

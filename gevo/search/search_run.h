@@ -19,6 +19,7 @@
 #include "gevo/search/algorithm.h"
 #include "gevo/search/batch_evaluator.h"
 #include "gevo/search/checkpoint.h"
+#include "gevo/search/front_remeasure.h"
 #include "gevo/search/progress.h"
 #include "gevo/search/search_config.h"
 #include "gevo/search/search_result.h"
@@ -52,6 +53,9 @@ private:
   /// The evaluator over the measured unmodified program (racing's front
   /// starts with it).
   absl::Status startEvaluator();
+  /// The workbench measures the unmodified program; what its child took
+  /// besides compiling and timing it is `childSeconds`.
+  absl::Status measureUnmodified();
   void evaluateGeneration(std::vector<Individual> &batch, int generation);
   /// history.csv's row, the operator statistics, the archive.
   void recordMeasured(const Individual &individual);
@@ -68,6 +72,11 @@ private:
   }
   ProgressState progressState() const;
   std::vector<size_t> archiveFront() const;
+  /// The archive's front as the end re-measures it: in objective order, at
+  /// most `frontLimit` spread along it (indices into the archive).
+  std::vector<size_t> frontMembers() const;
+  /// How the end re-measures the front (front_remeasure.h).
+  RemeasurePlan remeasurePlan() const;
   /// Seconds the front's re-measurement would take now (the budget keeps
   /// them for it).
   double remeasureReserve() const;
@@ -100,6 +109,15 @@ private:
   /// them (run.json: what a checkpoint per arrival would cost).
   int64_t checkpoints = 0;
   double checkpointSeconds = 0;
+  /// The process's CPU seconds when this run began: a process that runs
+  /// several searches (a benchmark) reports each one's own.
+  double cpuBefore = 0;
+  /// The front's re-measurement at the end: what the budget kept for it
+  /// and what it took (run.json).
+  double remeasureEstimate = 0, remeasureSeconds = 0;
+  /// Seconds the unmodified program's measurement took besides compiling
+  /// and timing it: a child's own cost, for the re-measurement's estimate.
+  double childSeconds = 0;
 };
 
 } // namespace gevo

@@ -4,9 +4,11 @@
 // deterministic objectives (static cost, error): with one worker the
 // history is a function of the seed and a resumed run continues it exactly;
 // with two, every child bred arrives and each generation is `population`
-// arrivals.
+// arrivals. And the CPU a run reports is its own, with two in one process.
 //
 //===----------------------------------------------------------------------===//
+
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -146,6 +148,45 @@ TEST(SteadyTest, RandomSearchDrawsAListPerFreeWorker) {
   EXPECT_EQ(perGeneration[0], 6);
   EXPECT_EQ(perGeneration[1], 6);
   EXPECT_EQ(perGeneration[2], 6);
+}
+
+double processCpu() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
+/// run.json's process_cpu_s (-1 when it has none).
+double reportedCpu(const std::string &dir) {
+  std::ifstream in(dir + "/run.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string json = text.str();
+  size_t at = json.find("\"process_cpu_s\":");
+  if (at == std::string::npos)
+    return -1;
+  return std::strtod(json.c_str() + json.find(':', at) + 1, nullptr);
+}
+
+// The steady-state benchmark runs both schedules in one process, one after
+// the other: the second must not count the first's CPU as its own.
+TEST(SteadyTest, EachRunOfAProcessReportsItsOwnCpu) {
+  SearchConfig first = steadyConfig(scratch("cpu_generational"), 2, 3);
+  first.algorithm.schedule = Schedule::Generational;
+  SearchConfig second = steadyConfig(scratch("cpu_steady"), 2, 3);
+  double start = processCpu();
+  ASSERT_TRUE(runSearch(first, false, nullptr).ok());
+  double between = processCpu();
+  ASSERT_TRUE(runSearch(second, false, nullptr).ok());
+  double end = processCpu();
+  ASSERT_GT(between - start, 0.1); // the first run's share is not noise
+  double firstCpu = reportedCpu(first.outDir);
+  double secondCpu = reportedCpu(second.outDir);
+  EXPECT_GT(firstCpu, 0);
+  EXPECT_LE(firstCpu, between - start + 0.01);
+  EXPECT_GT(secondCpu, 0);
+  EXPECT_LE(secondCpu, end - between + 0.01);
 }
 
 } // namespace

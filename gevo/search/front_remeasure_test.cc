@@ -1,0 +1,79 @@
+// Tests of the estimate the budget keeps for the front's re-measurement:
+// each child's work, and the workers' schedule with slow members in it.
+
+#include "gevo/search/front_remeasure.h"
+
+#include "gtest/gtest.h"
+
+namespace gevo {
+namespace {
+
+Measurement ranIn(double runMs, double compileMs = 0) {
+  Measurement m;
+  m.medianRunMs = runMs;
+  m.lowerMs = compileMs;
+  return m;
+}
+
+Individual memberRunning(double runMs) {
+  Individual individual;
+  individual.measurement = ranIn(runMs);
+  return individual;
+}
+
+RemeasurePlan defaultPlan() {
+  RemeasurePlan plan;
+  plan.pairs = 10;
+  plan.warmup = 1;
+  plan.children = 3;
+  plan.workers = 2;
+  return plan;
+}
+
+TEST(FrontRemeasureTest, ChildCompilesBothSidesAndRunsEveryPass) {
+  RemeasurePlan plan = defaultPlan();
+  plan.childSeconds = 0.5;
+  // 20 + 30 ms compiling; the unmodified program once (corruption check),
+  // 11 runs of each side, the variant once on the test split.
+  double seconds = remeasureChildSeconds(ranIn(300, 20), ranIn(100, 30), plan);
+  EXPECT_NEAR(seconds, 0.5 + (20 + 30 + 100 + 11 * 400 + 300) / 1000.0, 1e-9);
+}
+
+TEST(FrontRemeasureTest, SlowMemberIsTheLongestChildOnItsWorker) {
+  // A member 10x slower than the unmodified program: its child takes
+  // 0.1 + 11 * 1.1 + 1.0 = 13.2 s, the unmodified program's 2.4 s. Started
+  // in the workbench's order (member, unmodified) three times on two
+  // workers, the last member child starts at 15.6 s and ends at 28.8 s;
+  // spreading the 46.8 s of work evenly over the workers would say 23.4 s.
+  Measurement baseline = ranIn(100);
+  EXPECT_NEAR(
+      estimateRemeasureSeconds({memberRunning(1000)}, baseline, defaultPlan()),
+      28.8, 1e-9);
+}
+
+TEST(FrontRemeasureTest, ManyWorkersLeaveTheLongestChild) {
+  RemeasurePlan plan = defaultPlan();
+  plan.workers = 16;
+  Measurement baseline = ranIn(100);
+  std::vector<Individual> members = {memberRunning(100), memberRunning(1000),
+                                     memberRunning(50)};
+  EXPECT_NEAR(estimateRemeasureSeconds(members, baseline, plan),
+              remeasureChildSeconds(members[1].measurement, baseline, plan),
+              1e-9);
+}
+
+TEST(FrontRemeasureTest, OneWorkerAddsEveryChild) {
+  RemeasurePlan plan = defaultPlan();
+  plan.workers = 1;
+  plan.childSeconds = 0.25;
+  Measurement baseline = ranIn(100, 40);
+  std::vector<Individual> members = {memberRunning(200), memberRunning(80)};
+  double one = 0;
+  for (const Individual &member : members)
+    one += remeasureChildSeconds(member.measurement, baseline, plan);
+  one += remeasureChildSeconds(baseline, baseline, plan);
+  EXPECT_NEAR(estimateRemeasureSeconds(members, baseline, plan), 3 * one, 1e-9);
+}
+
+} // namespace
+} // namespace gevo
