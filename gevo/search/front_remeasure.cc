@@ -11,12 +11,33 @@
 
 namespace gevo {
 
+namespace {
+
+/// The variant's own median run in `m`'s child, before a paired reading's
+/// run time was put on the reference scale (onReferenceScale): what its runs
+/// will take again on this machine as loaded as it was then.
+double ownRunMs(const Measurement &m) {
+  if (m.runMs.empty())
+    return m.medianRunMs;
+  std::vector<double> runs = m.runMs;
+  std::nth_element(runs.begin(), runs.begin() + runs.size() / 2, runs.end());
+  return runs[runs.size() / 2];
+}
+
+/// The unmodified program's run beside `m` in its child, else `baseline`'s.
+double besideMs(const Measurement &m, const Measurement &baseline) {
+  return m.baselineMedianRunMs > 0 ? m.baselineMedianRunMs
+                                   : baseline.medianRunMs;
+}
+
+} // namespace
+
 double remeasureChildSeconds(const Measurement &m, const Measurement &baseline,
                              const RemeasurePlan &plan) {
   auto compileMs = [](const Measurement &x) {
     return x.parseMs + x.lowerMs + x.codegenMs;
   };
-  double v = m.medianRunMs, b = baseline.medianRunMs;
+  double v = ownRunMs(m), b = besideMs(m, baseline);
   int runs = std::max(0, plan.warmup) + std::max(1, plan.pairs);
   double ms = compileMs(m) + compileMs(baseline) + b + runs * (v + b) + v;
   return plan.childSeconds + ms / 1000.0;
@@ -28,7 +49,21 @@ double estimateRemeasureSeconds(const std::vector<Individual> &members,
   std::vector<double> child;
   for (const Individual &member : members)
     child.push_back(remeasureChildSeconds(member.measurement, baseline, plan));
-  child.push_back(remeasureChildSeconds(baseline, baseline, plan));
+  // The unmodified program against itself, at the median of the members'
+  // unmodified sides (the machine's load then), else at its own reading.
+  std::vector<double> beside;
+  for (const Individual &member : members)
+    if (member.measurement.baselineMedianRunMs > 0)
+      beside.push_back(member.measurement.baselineMedianRunMs);
+  Measurement unmodified = baseline;
+  if (!beside.empty()) {
+    std::nth_element(beside.begin(), beside.begin() + beside.size() / 2,
+                     beside.end());
+    unmodified.runMs.clear();
+    unmodified.medianRunMs = unmodified.baselineMedianRunMs =
+        beside[beside.size() / 2];
+  }
+  child.push_back(remeasureChildSeconds(unmodified, unmodified, plan));
   // The workers' finishing times, as a min-heap: each child starts on the
   // worker that frees first.
   std::priority_queue<double, std::vector<double>, std::greater<double>> free;

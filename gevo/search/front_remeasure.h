@@ -36,7 +36,10 @@ struct RemeasurePlan {
 /// Seconds one re-measurement child of a variant measured `m` takes: both
 /// sides compiled, the unmodified program run once before the variant (the
 /// corruption check), `warmup` runs and `pairs` pairs of both, and the
-/// variant run once more on the test split.
+/// variant run once more on the test split. Run times are the child's own
+/// (`m.runMs`, `m.baselineMedianRunMs`), not the reference-scaled
+/// `medianRunMs`: on a loaded machine both sides ran slower than the
+/// reference, and will again.
 double remeasureChildSeconds(const Measurement &m, const Measurement &baseline,
                              const RemeasurePlan &plan);
 
@@ -44,7 +47,9 @@ double remeasureChildSeconds(const Measurement &m, const Measurement &baseline,
 /// take before any has finished: `plan.children` children per variant,
 /// started in the order the workbench starts them (every member, then the
 /// unmodified program, once per child), each on the first worker free. The
-/// longest child bounds it from below, however many workers there are.
+/// longest child bounds it from below, however many workers there are. The
+/// unmodified program's own children run at the median of the members'
+/// unmodified sides.
 double estimateRemeasureSeconds(const std::vector<Individual> &members,
                                 const Measurement &baseline,
                                 const RemeasurePlan &plan);

@@ -39,6 +39,27 @@ TEST(FrontRemeasureTest, ChildCompilesBothSidesAndRunsEveryPass) {
   EXPECT_NEAR(seconds, 0.5 + (20 + 30 + 100 + 11 * 400 + 300) / 1000.0, 1e-9);
 }
 
+TEST(FrontRemeasureTest, PairedReadingCountsTheRunsItsChildMade) {
+  // A paired reading taken while the machine ran everything 3x slower than
+  // at the reference: 300 ms beside an unmodified side of 300 ms, scaled
+  // back to 100 ms at the 100 ms reference. Its re-measurement runs at the
+  // child's pace, not the reference's.
+  Measurement m = ranIn(100);
+  m.runMs = {310, 290, 300};
+  m.baselineMedianRunMs = 300;
+  m.runtimeRatio = 1;
+  RemeasurePlan plan = defaultPlan();
+  EXPECT_NEAR(remeasureChildSeconds(m, ranIn(100), plan),
+              (300 + 11 * 600 + 300) / 1000.0, 1e-9);
+  // The unmodified program's own children run at its members' pace too:
+  // with one worker, three children of each at 7.2 s.
+  plan.workers = 1;
+  Individual member;
+  member.measurement = m;
+  EXPECT_NEAR(estimateRemeasureSeconds({member}, ranIn(100), plan), 6 * 7.2,
+              1e-9);
+}
+
 TEST(FrontRemeasureTest, SlowMemberIsTheLongestChildOnItsWorker) {
   // A member 10x slower than the unmodified program: its child takes
   // 0.1 + 11 * 1.1 + 1.0 = 13.2 s, the unmodified program's 2.4 s. Started
