@@ -38,6 +38,10 @@ double remeasureChildSeconds(const Measurement &m, const Measurement &baseline,
     return x.parseMs + x.lowerMs + x.codegenMs;
   };
   double v = ownRunMs(m), b = besideMs(m, baseline);
+  if (plan.unmodifiedMs > 0 && b > 0) {
+    v *= plan.unmodifiedMs / b;
+    b = plan.unmodifiedMs;
+  }
   int runs = std::max(0, plan.warmup) + std::max(1, plan.pairs);
   double ms = compileMs(m) + compileMs(baseline) + b + runs * (v + b) + v;
   return plan.childSeconds + ms / 1000.0;

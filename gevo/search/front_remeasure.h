@@ -31,6 +31,10 @@ struct RemeasurePlan {
   /// A child's own seconds besides compiling and running (starting it,
   /// placing the inputs), as the unmodified program's measurement took.
   double childSeconds = 0;
+  /// The unmodified program's run in the latest paired children (0:
+  /// unknown): each reading's run times are scaled by it over the unmodified
+  /// side beside that reading, to the machine's load now.
+  double unmodifiedMs = 0;
 };
 
 /// Seconds one re-measurement child of a variant measured `m` takes: both

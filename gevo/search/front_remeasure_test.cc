@@ -60,6 +60,19 @@ TEST(FrontRemeasureTest, PairedReadingCountsTheRunsItsChildMade) {
               1e-9);
 }
 
+TEST(FrontRemeasureTest, LoadSinceTheReadingScalesItsRuns) {
+  // Read at 200 ms beside an unmodified side of 100 ms; the latest paired
+  // children ran the unmodified program in 250 ms: the machine is 2.5x
+  // slower now, and the variant's runs will take 500 ms.
+  Measurement m = ranIn(200);
+  m.runMs = {200};
+  m.baselineMedianRunMs = 100;
+  RemeasurePlan plan = defaultPlan();
+  plan.unmodifiedMs = 250;
+  EXPECT_NEAR(remeasureChildSeconds(m, ranIn(100), plan),
+              (250 + 11 * 750 + 500) / 1000.0, 1e-9);
+}
+
 TEST(FrontRemeasureTest, SlowMemberIsTheLongestChildOnItsWorker) {
   // A member 10x slower than the unmodified program: its child takes
   // 0.1 + 11 * 1.1 + 1.0 = 13.2 s, the unmodified program's 2.4 s. Started

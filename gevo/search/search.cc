@@ -206,6 +206,8 @@ void SearchRun::recordMeasured(const Individual &individual) {
     state.archive.push_back(individual);
   if (!individual.feasible() && failedKeys.insert(individual.key).second)
     state.failed.push_back(individual);
+  if (!individual.cached)
+    notePace(individual.measurement);
 }
 
 absl::Status SearchRun::saveCheckpoint() {
@@ -330,38 +332,6 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   GEVO_RETURN_IF_ERROR(report(result));
   GEVO_RETURN_IF_ERROR(writeRunJson("finished"));
   return result;
-}
-
-std::vector<size_t> SearchRun::frontMembers() const {
-  std::vector<size_t> front = archiveFront();
-  std::sort(front.begin(), front.end(), [&](size_t a, size_t b) {
-    return objectivesOf(state.archive[a]) < objectivesOf(state.archive[b]);
-  });
-  if (static_cast<int>(front.size()) <= config.frontLimit ||
-      config.frontLimit <= 0)
-    return front;
-  std::vector<size_t> picked;
-  for (int i = 0; i < config.frontLimit; ++i)
-    picked.push_back(
-        front[i * (front.size() - 1) / std::max(1, config.frontLimit - 1)]);
-  return picked;
-}
-
-RemeasurePlan SearchRun::remeasurePlan() const {
-  RemeasurePlan plan;
-  plan.pairs = config.frontRepeats;
-  plan.warmup = runCounts(config.workbench.evaluation, spec).warmup;
-  plan.children = config.frontChildren;
-  plan.workers = bench->workers();
-  plan.childSeconds = childSeconds;
-  return plan;
-}
-
-double SearchRun::remeasureReserve() const {
-  std::vector<Individual> members;
-  for (size_t index : frontMembers())
-    members.push_back(state.archive[index]);
-  return estimateRemeasureSeconds(members, bench->baseline(), remeasurePlan());
 }
 
 absl::Status SearchRun::report(SearchResult &result) {

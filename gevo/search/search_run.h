@@ -3,12 +3,14 @@
 // The class behind runSearch(): the run directory, the workbench, the
 // algorithm, the checkpoint state and the progress line, and the two
 // schedules that drive them (search.cc: generations; search_steady.cc: a
-// child per free worker). Internal to //gevo/search:search.
+// child per free worker); search_budget.cc: what the budget keeps for the
+// front's re-measurement. Internal to //gevo/search:search.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_SEARCH_RUN_H
 #define GEVO_SEARCH_SEARCH_RUN_H
 
+#include <deque>
 #include <memory>
 #include <random>
 #include <set>
@@ -80,6 +82,9 @@ private:
   /// Seconds the front's re-measurement would take now (the budget keeps
   /// them for it).
   double remeasureReserve() const;
+  /// A child's reading: its unmodified side, when paired, says how loaded
+  /// the machine is now (search_budget.cc).
+  void notePace(const Measurement &m);
   double archiveHypervolume() const;
 
   SearchConfig config;
@@ -118,6 +123,9 @@ private:
   /// Seconds the unmodified program's measurement took besides compiling
   /// and timing it: a child's own cost, for the re-measurement's estimate.
   double childSeconds = 0;
+  /// The unmodified program's median in the latest paired children.
+  std::deque<double> recentUnmodifiedMs;
+  static constexpr size_t kRecentPaces = 9;
 };
 
 } // namespace gevo
