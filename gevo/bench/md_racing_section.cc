@@ -56,7 +56,8 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "(which goes first alternates by seed): the default the issue measured "
       "(generational, every variant timed fully), run as a dry run of racing "
       "that records where racing would have stopped each variant, and the "
-      "shipped default (racing on; the schedule is the table's). Racing "
+      "racing arm (racing on, the shipped default, with the schedule the "
+      "table names). Racing "
       "stops a variant as dominated after its first run (its error beyond the "
       "feasible band, its time over 1.5x a member at least as accurate, or no "
       "cheaper by static cost than such a member and about as fast) or after "
@@ -83,10 +84,11 @@ void racing(std::ostringstream &md) {
   if (!o)
     return;
   racingIntro(md, o);
-  md << "| workload, seed | evaluations/s issue's default | shipped | ratio | "
-        "stopped dominated / entered early (shipped) | hypervolume issue's | "
-        "shipped | ratio | would stop (dry run) | false stops | inside the "
-        "band |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  md << "| workload, seed | racing arm's schedule | evaluations/s issue's "
+        "default | racing | ratio | stopped dominated / entered early "
+        "(racing) | hypervolume issue's | racing | ratio | would stop (dry "
+        "run) | false stops | inside the band "
+        "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::vector<double> rates, volumes;
   int falseStops = 0;
   for (const auto &[key, pair] : pairsOf(o)) {
@@ -102,9 +104,10 @@ void racing(std::ostringstream &md) {
     volumes.push_back(volume);
     falseStops += int(num(pair.off, "false_stops"));
     md << absl::StrFormat(
-        "| %s | %.2f | %.2f | %.2fx | %d / %d of %d | %.4f | %.4f | %.3f | %d "
-        "| %d | %d |\n",
-        key, off, on, rate, int(num(pair.on, "stopped_dominated")),
+        "| %s | %s | %.2f | %.2f | %.2fx | %d / %d of %d | %.4f | %.4f | %.3f "
+        "| %d | %d | %d |\n",
+        key, str(pair.on, "schedule"), off, on, rate,
+        int(num(pair.on, "stopped_dominated")),
         int(num(pair.on, "entered_early")), int(num(pair.on, "evaluations")),
         hvOff, hvOn, volume, int(num(pair.off, "would_stop")),
         int(num(pair.off, "false_stops")), int(num(pair.off, "within_band")));
