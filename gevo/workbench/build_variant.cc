@@ -10,6 +10,10 @@ BuiltVariant buildVariant(mlir::ModuleOp baseline,
                           const std::vector<Edit> &edits) {
   BuiltVariant built;
   built.module = baseline.clone();
+  return continueBuild(std::move(built), edits);
+}
+
+BuiltVariant continueBuild(BuiltVariant built, const std::vector<Edit> &edits) {
   for (const Edit &edit : edits) {
     // applyEdit may leave a module half-edited on failure: try on a copy.
     mlir::OwningOpRef<mlir::ModuleOp> attempt(built.module->clone());

@@ -33,6 +33,9 @@ struct BuiltVariant {
 /// Applies `edits` to a clone of `baseline` (which it leaves unchanged).
 BuiltVariant buildVariant(mlir::ModuleOp baseline,
                           const std::vector<Edit> &edits);
+/// Applies `edits` after those `built` holds, as buildVariant() would have
+/// had they followed them in its list.
+BuiltVariant continueBuild(BuiltVariant built, const std::vector<Edit> &edits);
 
 } // namespace gevo
 

@@ -2,6 +2,8 @@
 
 #include "gevo/workbench/variant_context.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/support/status_macros.h"
@@ -58,10 +60,64 @@ VariantContext::freshCopy() const {
 
 mlir::ModuleOp VariantContext::baseline() { return *current->module; }
 
+namespace {
+
+/// Lists remembered: a generation's candidates (population x screen) and
+/// the parents they were bred from, at a clone of a module each.
+constexpr size_t kRememberedLists = 128;
+
+BuiltVariant cloneOf(const BuiltVariant &built) {
+  BuiltVariant copy;
+  copy.context = built.context;
+  copy.module = built.module.get().clone();
+  copy.edits = built.edits;
+  copy.dropped = built.dropped;
+  return copy;
+}
+
+} // namespace
+
+VariantContext::Remembered *
+VariantContext::longestPrefixOf(const std::vector<Edit> &edits) {
+  auto best = remembered.end();
+  for (auto it = remembered.begin(); it != remembered.end(); ++it)
+    if (it->list.size() <= edits.size() &&
+        (best == remembered.end() || it->list.size() > best->list.size()) &&
+        std::equal(it->list.begin(), it->list.end(), edits.begin()))
+      best = it;
+  if (best == remembered.end())
+    return nullptr;
+  remembered.splice(remembered.begin(), remembered, best);
+  return &remembered.front();
+}
+
+void VariantContext::remember(const std::vector<Edit> &list,
+                              BuiltVariant built) {
+  remembered.push_front(Remembered{list, std::move(built)});
+  if (remembered.size() > kRememberedLists)
+    remembered.pop_back();
+}
+
 BuiltVariant VariantContext::build(const std::vector<Edit> &edits) {
-  BuiltVariant built = buildVariant(baseline(), edits);
+  Remembered *start = longestPrefixOf(edits);
+  if (start && start->list.size() == edits.size()) {
+    ++reused;
+    reusedEditCount += static_cast<int64_t>(edits.size());
+    return cloneOf(start->built);
+  }
+  BuiltVariant built;
+  if (start) {
+    ++reused;
+    reusedEditCount += static_cast<int64_t>(start->list.size());
+    std::vector<Edit> rest(edits.begin() + start->list.size(), edits.end());
+    built = continueBuild(cloneOf(start->built), rest);
+  } else {
+    built = buildVariant(baseline(), edits);
+  }
   built.context = current;
-  return built;
+  BuiltVariant out = cloneOf(built);
+  remember(edits, std::move(built));
+  return out;
 }
 
 absl::StatusOr<bool> VariantContext::recycleIfDue() {
@@ -69,6 +125,7 @@ absl::StatusOr<bool> VariantContext::recycleIfDue() {
     return false;
   GEVO_ASSIGN_OR_RETURN(std::shared_ptr<Copy> fresh, freshCopy());
   current = std::move(fresh); // the old one lives on in its BuiltVariants
+  remembered.clear();
   madeHere = 0;
   ++recycledCount;
   return true;

@@ -163,5 +163,40 @@ TEST_F(VariantContextTest, AVariantOutlivesTheRecycleOfItsContext) {
   EXPECT_EQ(modelFingerprint(*(*variants)->build(edits).module), keyBefore);
 }
 
+TEST_F(VariantContextTest, StartsFromTheLongestListBuiltBefore) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*original, 0);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  std::mt19937_64 rng(11);
+  int checked = 0;
+  for (int i = 0; i < 30; ++i) {
+    std::vector<Edit> edits = randomList(rng);
+    if (edits.size() < 2)
+      continue;
+    // The parent's list, then the child's: one more edit, and the last one
+    // again (it names an op the first one changed or removed, or applies
+    // twice: either way as buildVariant() does).
+    std::vector<Edit> parent(edits.begin(), edits.end() - 1);
+    std::vector<Edit> child = edits;
+    child.push_back(edits.back());
+    int64_t reusedBefore = (*variants)->reusedBuilds();
+    for (const std::vector<Edit> *list : {&parent, &child, &child}) {
+      BuiltVariant expected = buildVariant(*original, *list);
+      BuiltVariant got = (*variants)->build(*list);
+      EXPECT_EQ(modelFingerprint(*got.module),
+                modelFingerprint(*expected.module));
+      EXPECT_TRUE(got.edits == expected.edits);
+      EXPECT_EQ(got.dropped, expected.dropped);
+      // What the caller does to its module is not remembered.
+      got.module->getBody()->clear();
+    }
+    // The child started from its parent, and then from itself.
+    EXPECT_GE((*variants)->reusedBuilds() - reusedBefore, 2);
+    ++checked;
+  }
+  EXPECT_GT(checked, 5);
+  EXPECT_GT((*variants)->reusedEdits(), 2 * checked);
+}
+
 } // namespace
 } // namespace gevo
