@@ -3,6 +3,7 @@
 #include "gevo/workbench/build_variant.h"
 
 #include "gevo/ir/apply_edit.h"
+#include "gevo/ir/op_address.h"
 
 namespace gevo {
 
@@ -11,6 +12,10 @@ BuiltVariant buildVariant(mlir::ModuleOp baseline,
   BuiltVariant built;
   built.module = baseline.clone();
   return continueBuild(std::move(built), edits);
+}
+
+std::string keyOf(const BuiltVariant &built) {
+  return built.key.empty() ? modelFingerprint(*built.module) : built.key;
 }
 
 BuiltVariant continueBuild(BuiltVariant built, const std::vector<Edit> &edits) {

@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "gevo/ir/mlir_support.h"
+#include "gevo/ir/op_address.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -72,6 +73,7 @@ BuiltVariant cloneOf(const BuiltVariant &built) {
   copy.module = built.module.get().clone();
   copy.edits = built.edits;
   copy.dropped = built.dropped;
+  copy.key = built.key;
   return copy;
 }
 
@@ -115,6 +117,9 @@ BuiltVariant VariantContext::build(const std::vector<Edit> &edits) {
     built = buildVariant(baseline(), edits);
   }
   built.context = current;
+  // Every list built here is keyed (to run it, or to ask whether it is
+  // new): once per list, not once per build of it.
+  built.key = modelFingerprint(*built.module);
   BuiltVariant out = cloneOf(built);
   remember(edits, std::move(built));
   return out;

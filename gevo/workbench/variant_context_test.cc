@@ -187,6 +187,7 @@ TEST_F(VariantContextTest, StartsFromTheLongestListBuiltBefore) {
                 modelFingerprint(*expected.module));
       EXPECT_TRUE(got.edits == expected.edits);
       EXPECT_EQ(got.dropped, expected.dropped);
+      EXPECT_EQ(keyOf(got), modelFingerprint(*expected.module));
       // What the caller does to its module is not remembered.
       got.module->getBody()->clear();
     }
