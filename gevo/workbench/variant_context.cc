@@ -3,6 +3,8 @@
 #include "gevo/workbench/variant_context.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "gevo/ir/mlir_support.h"
@@ -67,10 +69,57 @@ namespace {
 /// the parents they were bred from, at a clone of a module each.
 constexpr size_t kRememberedLists = 128;
 
+/// Every value of `module` (op results, then the arguments of each block of
+/// the op's regions), op by op in pre-order, and each op's position.
+void valuesOf(mlir::ModuleOp module, std::vector<mlir::Value> &values,
+              llvm::DenseMap<mlir::Operation *, unsigned> *positions) {
+  module->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    if (positions)
+      positions->try_emplace(op, positions->size());
+    for (mlir::Value result : op->getResults())
+      values.push_back(result);
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::Value argument : block.getArguments())
+          values.push_back(argument);
+  });
+}
+
+/// Gives `copy`, a clone of `original`, the original's use-list orders. A
+/// clone lists each value's uses in the order it made its users, while an
+/// edited module keeps the order its edits left, and the mutation operators
+/// draw from use lists: a build handed out as a clone must draw the edits
+/// the module it copies would.
+void copyUseListOrders(mlir::ModuleOp original, mlir::ModuleOp copy) {
+  std::vector<mlir::Value> from, to;
+  llvm::DenseMap<mlir::Operation *, unsigned> fromPositions, toPositions;
+  valuesOf(original, from, &fromPositions);
+  valuesOf(copy, to, &toPositions);
+  using UseKey = std::pair<unsigned, unsigned>; // user's position, operand
+  std::map<UseKey, unsigned> rank;
+  llvm::SmallVector<unsigned> order;
+  for (size_t i = 0; i < from.size() && i < to.size(); ++i) {
+    if (from[i].use_empty() || from[i].hasOneUse())
+      continue;
+    rank.clear();
+    for (mlir::OpOperand &use : from[i].getUses())
+      rank.try_emplace(
+          {fromPositions.lookup(use.getOwner()), use.getOperandNumber()},
+          rank.size());
+    order.clear();
+    for (mlir::OpOperand &use : to[i].getUses())
+      order.push_back(
+          rank[{toPositions.lookup(use.getOwner()), use.getOperandNumber()}]);
+    if (!std::is_sorted(order.begin(), order.end()))
+      to[i].shuffleUseList(order);
+  }
+}
+
 BuiltVariant cloneOf(const BuiltVariant &built) {
   BuiltVariant copy;
   copy.context = built.context;
   copy.module = built.module.get().clone();
+  copyUseListOrders(built.module.get(), *copy.module);
   copy.edits = built.edits;
   copy.dropped = built.dropped;
   copy.key = built.key;

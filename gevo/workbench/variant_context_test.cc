@@ -9,7 +9,9 @@
 
 #include "gevo/workbench/variant_context.h"
 
+#include <map>
 #include <random>
+#include <utility>
 
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/mlir_support.h"
@@ -30,6 +32,30 @@ std::string withLocations(mlir::ModuleOp module) {
   llvm::raw_string_ostream os(text);
   module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
   return text;
+}
+
+/// Each value's uses in use-list order, as (user's pre-order position,
+/// operand number), value by value in pre-order.
+std::vector<std::vector<std::pair<int, int>>> useLists(mlir::ModuleOp module) {
+  std::map<mlir::Operation *, int> position;
+  module->walk<mlir::WalkOrder::PreOrder>(
+      [&](mlir::Operation *op) { position.emplace(op, position.size()); });
+  std::vector<std::vector<std::pair<int, int>>> lists;
+  auto add = [&](mlir::Value value) {
+    lists.emplace_back();
+    for (mlir::OpOperand &use : value.getUses())
+      lists.back().emplace_back(position[use.getOwner()],
+                                use.getOperandNumber());
+  };
+  module->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    for (mlir::Value result : op->getResults())
+      add(result);
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::Value argument : block.getArguments())
+          add(argument);
+  });
+  return lists;
 }
 
 class VariantContextTest : public testing::Test {
@@ -188,6 +214,8 @@ TEST_F(VariantContextTest, StartsFromTheLongestListBuiltBefore) {
       EXPECT_TRUE(got.edits == expected.edits);
       EXPECT_EQ(got.dropped, expected.dropped);
       EXPECT_EQ(keyOf(got), modelFingerprint(*expected.module));
+      // The same use-list orders too: the mutation operators draw from them.
+      EXPECT_EQ(useLists(*got.module), useLists(*expected.module));
       // What the caller does to its module is not remembered.
       got.module->getBody()->clear();
     }
