@@ -149,6 +149,18 @@ void VariantContext::remember(const std::vector<Edit> &list,
     remembered.pop_back();
 }
 
+void VariantContext::remember(const std::vector<Edit> &list,
+                              mlir::OwningOpRef<mlir::ModuleOp> module) {
+  if (!module || module->getContext() != current->context.get())
+    return;
+  BuiltVariant built;
+  built.context = current;
+  built.key = modelFingerprint(*module);
+  built.module = std::move(module);
+  built.edits = list;
+  remember(list, std::move(built));
+}
+
 BuiltVariant VariantContext::build(const std::vector<Edit> &edits) {
   Remembered *start = longestPrefixOf(edits);
   if (start && start->list.size() == edits.size()) {

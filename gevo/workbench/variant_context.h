@@ -47,6 +47,12 @@ public:
   /// as long as it lives, whatever is recycled meanwhile. Starts from the
   /// longest remembered list that `edits` begins with.
   BuiltVariant build(const std::vector<Edit> &edits);
+  /// Remembers `module`, made in the current context from `list` exactly as
+  /// build(list) makes it (an edit proposed and verified on a build of the
+  /// list before it), as the build of `list`; a module of another context
+  /// (recycled since) is dropped.
+  void remember(const std::vector<Edit> &list,
+                mlir::OwningOpRef<mlir::ModuleOp> module);
   /// Builds that started from a remembered list, and the edits they did not
   /// apply again.
   int64_t reusedBuilds() const { return reused; }
