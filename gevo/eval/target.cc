@@ -20,6 +20,8 @@ Target::~Target() = default;
 
 void Target::setFreshMemoryFill(unsigned char) {}
 
+void Target::placeAhead(const std::vector<HostTensor> &) {}
+
 absl::StatusOr<std::unique_ptr<Target>>
 makeTarget(const EvaluationOptions &options, TargetUse use) {
   if (options.target == kCpuTargetName)

@@ -119,6 +119,10 @@ public:
   /// result (a target may use them as they are).
   virtual absl::StatusOr<std::unique_ptr<PlacedInputs>>
   place(const std::vector<HostTensor> &tensors) = 0;
+  /// In a session's parent before any fork: a target may place `tensors`
+  /// (which then must outlive it) once here, so that each child's place() of
+  /// the same vector takes what it inherits instead of placing them again.
+  virtual void placeAhead(const std::vector<HostTensor> &tensors);
   /// The byte fresh allocations are filled with from now on (0 by default);
   /// only with capabilities().checksUninitializedReads.
   virtual void setFreshMemoryFill(unsigned char byte);

@@ -2,6 +2,9 @@
 
 #include "gevo/eval/target.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "gevo/eval/cpu/lowering.h"
 #include "gevo/eval/cuda/cuda_driver.h"
 #include "gevo/eval/entry_signature.h"
@@ -143,6 +146,42 @@ TEST(TargetTest, CpuTargetCompilesRunsAndScoresAWorkload) {
   EXPECT_EQ(report->target, "cpu");
   EXPECT_FALSE(report->deviceTime);
   EXPECT_EQ(report->pipeline, target.pipelineText(note));
+}
+
+// A sandboxed CPU target places the inputs a session hands it ahead once
+// (in the parent) and gives every later place() of that vector the same
+// guarded read-only copies, which a forked child inherits; other tensors
+// are copied as before.
+TEST(TargetTest, CpuTargetPlacesInputsAheadOnce) {
+  EvaluationOptions options = withTarget("cpu");
+  absl::StatusOr<std::unique_ptr<Target>> made =
+      makeTarget(options, TargetUse::Sandboxed);
+  ASSERT_TRUE(made.ok()) << made.status();
+  Target &target = **made;
+  std::vector<HostTensor> ahead, other;
+  ahead.emplace_back(ElementType::F32, std::vector<int64_t>{1000, 3});
+  ahead[0].as<float>()[2999] = 7;
+  other.emplace_back(ElementType::F32, std::vector<int64_t>{1000, 3});
+  target.placeAhead(ahead);
+  auto dataOf = [&](const std::vector<HostTensor> &tensors) {
+    absl::StatusOr<std::unique_ptr<PlacedInputs>> placed =
+        target.place(tensors);
+    EXPECT_TRUE(placed.ok()) << placed.status();
+    return placed.ok() ? (*placed)->tensors().at(0)->data() : nullptr;
+  };
+  const void *first = dataOf(ahead);
+  EXPECT_NE(first, ahead[0].data());
+  EXPECT_EQ(dataOf(ahead), first);
+  pid_t child = fork();
+  if (child == 0) // the child takes the copy it inherited, data and all
+    _exit(dataOf(ahead) == first && static_cast<const float *>(first)[2999] == 7
+              ? 0
+              : 1);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_NE(dataOf(other), other[0].data());
+  EXPECT_NE(dataOf(other), first);
 }
 
 } // namespace

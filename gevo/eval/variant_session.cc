@@ -45,6 +45,8 @@ EvaluationSession::create(const WorkloadSpec &spec,
   GEVO_RETURN_IF_ERROR(checkSignature(
       spec, *session->signature, session->validationArguments, session->data));
   target.warmUp(*session->baselineModule, *session->signature);
+  target.placeAhead(session->validationArguments);
+  target.placeAhead(session->testArguments);
   return session;
 }
 

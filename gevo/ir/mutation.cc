@@ -17,24 +17,28 @@ namespace gevo {
 namespace {
 
 /// `edit` applied to a clone of `module`, which must verify and pass the
-/// static check.
-absl::StatusOr<Edit> verified(mlir::ModuleOp module, Edit edit,
-                              const SafetyOptions &safety) {
+/// static check; the clone goes to `applied` when given.
+absl::StatusOr<Edit>
+verified(mlir::ModuleOp module, Edit edit, const SafetyOptions &safety,
+         mlir::OwningOpRef<mlir::ModuleOp> *applied = nullptr) {
   mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
   GEVO_RETURN_IF_ERROR(
       applyEdit(*check, edit, nullptr, kDefaultMaxFuzz, safety));
+  if (applied)
+    *applied = std::move(check);
   return edit;
 }
 
-absl::StatusOr<Edit> propose(mlir::ModuleOp module, EditKind kind,
-                             const MutationOptions &options, Rng &rng) {
+absl::StatusOr<Edit>
+propose(mlir::ModuleOp module, EditKind kind, const MutationOptions &options,
+        Rng &rng, mlir::OwningOpRef<mlir::ModuleOp> *applied = nullptr) {
   AddressIndex index(module);
   MutationScope scope{module, index, options};
   Edit edit;
   edit.kind = kind;
   GEVO_RETURN_IF_ERROR(operatorFor(kind).propose(scope, rng, edit));
   // Every proposal must replay: apply it to a clone and verify.
-  return verified(module, std::move(edit), options.safety);
+  return verified(module, std::move(edit), options.safety, applied);
 }
 
 } // namespace
@@ -74,10 +78,10 @@ absl::StatusOr<Edit> proposeEdit(mlir::ModuleOp module, EditKind kind,
   return propose(module, kind, options, rng);
 }
 
-absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
-                                    const MutationOptions &options, Rng &rng,
-                                    int attempts,
-                                    const std::vector<Edit> *taken) {
+absl::StatusOr<Edit>
+proposeAnyEdit(mlir::ModuleOp module, const MutationOptions &options, Rng &rng,
+               int attempts, const std::vector<Edit> *taken,
+               mlir::OwningOpRef<mlir::ModuleOp> *applied) {
   absl::Status last = absl::NotFoundError("no operator enabled");
   bool weighted = !options.kinds.empty() &&
                   options.kindWeights.size() == options.kinds.size();
@@ -88,12 +92,14 @@ absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
   for (int i = 0; i < attempts && !options.kinds.empty(); ++i) {
     EditKind kind =
         weighted ? options.kinds[byWeight(rng)] : pick(options.kinds, rng);
-    absl::StatusOr<Edit> edit = propose(module, kind, options, rng);
+    absl::StatusOr<Edit> edit = propose(module, kind, options, rng, applied);
     if (edit.ok() && taken &&
         std::find(taken->begin(), taken->end(), *edit) != taken->end())
       edit = absl::AlreadyExistsError("it repeats an edit of the list");
     if (edit.ok())
       return edit;
+    if (applied)
+      *applied = nullptr;
     last = edit.status();
   }
   return absl::Status(last.code(),

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "gevo/ir/edit.h"
 #include "gevo/ir/mutation_options.h"
+#include "mlir/IR/OwningOpRef.h"
 
 namespace mlir {
 class ModuleOp;
@@ -37,11 +38,13 @@ absl::StatusOr<Edit> proposeEdit(mlir::ModuleOp module, EditKind kind,
 /// Draws a kind from `options.kinds` and proposes an edit, trying up to
 /// `attempts` times. A proposal equal to an edit of `taken` (the list it is
 /// for) counts as a failed attempt: a patch holds each edit once (replay
-/// refuses the same edit twice).
-absl::StatusOr<Edit> proposeAnyEdit(mlir::ModuleOp module,
-                                    const MutationOptions &options,
-                                    std::mt19937_64 &rng, int attempts = 50,
-                                    const std::vector<Edit> *taken = nullptr);
+/// refuses the same edit twice). `applied`, when given, receives the clone of
+/// `module` the edit was verified on, with the edit applied.
+absl::StatusOr<Edit>
+proposeAnyEdit(mlir::ModuleOp module, const MutationOptions &options,
+               std::mt19937_64 &rng, int attempts = 50,
+               const std::vector<Edit> *taken = nullptr,
+               mlir::OwningOpRef<mlir::ModuleOp> *applied = nullptr);
 
 /// Whether retuneEdit() can move `edit`: a Shrink, or a Constant edit.
 bool isTunable(const Edit &edit);

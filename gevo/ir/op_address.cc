@@ -26,6 +26,60 @@ template <typename T> std::string printed(T thing) {
   return text;
 }
 
+/// fingerprintOf() for many ops of one context: what `print(os)` would print
+/// for each type and attribute dictionary, through one printer state instead
+/// of a fresh one per call (building it sorts the context's dialects, which
+/// cost the search more than the printing), each distinct one printed once.
+/// The text is the same: a state made from the context alone holds no
+/// aliases or SSA names; only `distinct[N]` numbering depends on what was
+/// printed before, so anything holding a DistinctAttr gets a state of its own.
+class FingerprintPrinter {
+public:
+  explicit FingerprintPrinter(mlir::MLIRContext *context) : state(context) {}
+
+  uint32_t fingerprint(mlir::Operation *op) {
+    std::string key = op->getName().getStringRef().str();
+    for (mlir::Type type : op->getResultTypes())
+      absl::StrAppend(&key, "|", text(type, types));
+    absl::StrAppend(&key, "|", text(op->getAttrDictionary(), dictionaries));
+    for (mlir::Value operand : op->getOperands()) {
+      if (auto result = llvm::dyn_cast<mlir::OpResult>(operand)) {
+        llvm::StringRef producer = result.getOwner()->getName().getStringRef();
+        absl::StrAppend(&key, "|",
+                        absl::string_view(producer.data(), producer.size()),
+                        ":", result.getResultNumber());
+      } else {
+        absl::StrAppend(
+            &key, "|arg",
+            llvm::cast<mlir::BlockArgument>(operand).getArgNumber());
+      }
+    }
+    uint64_t hash = llvm::xxh3_64bits(llvm::StringRef(key));
+    return static_cast<uint32_t>(hash ^ (hash >> 32));
+  }
+
+private:
+  template <typename T>
+  const std::string &text(T thing, llvm::DenseMap<T, std::string> &known) {
+    auto [it, inserted] = known.try_emplace(thing);
+    if (!inserted)
+      return it->second;
+    bool distinct = false;
+    thing.walk([&](mlir::DistinctAttr) { distinct = true; });
+    if (distinct) {
+      it->second = printed(thing);
+      return it->second;
+    }
+    llvm::raw_string_ostream os(it->second);
+    thing.print(os, state);
+    return it->second;
+  }
+
+  mlir::AsmState state;
+  llvm::DenseMap<mlir::Type, std::string> types;
+  llvm::DenseMap<mlir::DictionaryAttr, std::string> dictionaries;
+};
+
 } // namespace
 
 bool isInImplicitBody(mlir::Operation *op) {
@@ -37,21 +91,7 @@ bool isInImplicitBody(mlir::Operation *op) {
 }
 
 uint32_t fingerprintOf(mlir::Operation *op) {
-  std::string key = op->getName().getStringRef().str();
-  for (mlir::Type type : op->getResultTypes())
-    absl::StrAppend(&key, "|", printed(type));
-  absl::StrAppend(&key, "|", printed(op->getAttrDictionary()));
-  for (mlir::Value operand : op->getOperands()) {
-    if (auto result = llvm::dyn_cast<mlir::OpResult>(operand))
-      absl::StrAppend(&key, "|",
-                      result.getOwner()->getName().getStringRef().str(), ":",
-                      result.getResultNumber());
-    else
-      absl::StrAppend(&key, "|arg",
-                      llvm::cast<mlir::BlockArgument>(operand).getArgNumber());
-  }
-  uint64_t hash = llvm::xxh3_64bits(llvm::StringRef(key));
-  return static_cast<uint32_t>(hash ^ (hash >> 32));
+  return FingerprintPrinter(op->getContext()).fingerprint(op);
 }
 
 std::string modelFingerprint(mlir::ModuleOp module) {
@@ -63,6 +103,7 @@ std::string modelFingerprint(mlir::ModuleOp module) {
 
 AddressIndex::AddressIndex(mlir::ModuleOp module, int maxFuzz)
     : module(module), maxFuzz(maxFuzz) {
+  FingerprintPrinter printer(module.getContext());
   module.walk([&](mlir::func::FuncOp func) {
     std::string function = func.getSymName().str();
     auto &names = byName[function];
@@ -70,7 +111,7 @@ AddressIndex::AddressIndex(mlir::ModuleOp module, int maxFuzz)
       std::string name = op->getName().getStringRef().str();
       std::vector<mlir::Operation *> &sameName = names[name];
       OpRef ref{function, name, static_cast<int>(sameName.size()),
-                fingerprintOf(op)};
+                printer.fingerprint(op)};
       sameName.push_back(op);
       refs[op] = ref;
       allOps.push_back(op);

@@ -18,7 +18,7 @@ VariantProbe::Built &VariantProbe::probe(const std::vector<Edit> &edits,
   if (!known.key.empty() && (!withCost || known.staticCost >= 0))
     return known;
   BuiltVariant variant = bench.build(edits);
-  known.key = modelFingerprint(*variant.module);
+  known.key = keyOf(variant);
   if (withCost)
     known.staticCost = estimateStaticCost(*variant.module, entry);
   return known;

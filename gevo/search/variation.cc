@@ -8,18 +8,19 @@
 
 namespace gevo {
 
-absl::Status Variation::addEdit(mlir::ModuleOp variant,
-                                std::vector<Edit> &edits, std::mt19937_64 &rng,
-                                const std::vector<double> &kindWeights) const {
+absl::Status
+Variation::addEdit(mlir::ModuleOp variant, std::vector<Edit> &edits,
+                   std::mt19937_64 &rng, const std::vector<double> &kindWeights,
+                   mlir::OwningOpRef<mlir::ModuleOp> *applied) const {
   absl::StatusOr<Edit> edit;
   // Never an edit the list has already: replay refuses a patch with one
   // edit twice.
   if (kindWeights.empty()) {
-    edit = proposeAnyEdit(variant, options, rng, 50, &edits);
+    edit = proposeAnyEdit(variant, options, rng, 50, &edits, applied);
   } else {
     MutationOptions weighted = options;
     weighted.kindWeights = kindWeights;
-    edit = proposeAnyEdit(variant, weighted, rng, 50, &edits);
+    edit = proposeAnyEdit(variant, weighted, rng, 50, &edits, applied);
   }
   if (!edit.ok())
     return edit.status();
@@ -42,6 +43,19 @@ std::vector<Edit> Variation::randomList(int length,
   return edits;
 }
 
+namespace {
+
+/// Whether an edit verified under `safety` is applied as buildVariant()
+/// applies it (with the default checks).
+bool appliesAsABuild(const SafetyOptions &safety) {
+  SafetyOptions build;
+  return safety.check == build.check &&
+         safety.allowExternalCalls == build.allowExternalCalls &&
+         safety.maxLoopIterations == build.maxLoopIterations;
+}
+
+} // namespace
+
 std::vector<Edit>
 Variation::mutate(const std::vector<Edit> &edits, double removeRate,
                   double retuneRate, std::mt19937_64 &rng,
@@ -62,8 +76,15 @@ Variation::mutate(const std::vector<Edit> &edits, double removeRate,
   BuiltVariant built = build(out);
   out = std::move(built.edits);
   // When no operator finds an edit on this variant, the child keeps the
-  // edits that applied: a mutation may leave a list as it is.
-  addEdit(*built.module, out, rng, kindWeights).IgnoreError();
+  // edits that applied: a mutation may leave a list as it is. The module
+  // the new edit was verified on is the child's build, when a build would
+  // apply it alike: the search keys and runs the child without building it.
+  mlir::OwningOpRef<mlir::ModuleOp> applied;
+  bool reuse = source && appliesAsABuild(options.safety);
+  if (addEdit(*built.module, out, rng, kindWeights, reuse ? &applied : nullptr)
+          .ok() &&
+      applied)
+    source->remember(out, std::move(applied));
   return out;
 }
 

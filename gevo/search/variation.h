@@ -39,10 +39,12 @@ public:
   }
 
   /// Appends one edit proposed on `variant` (which it leaves unchanged) to
-  /// `edits`. Fails when no operator finds a valid edit.
-  absl::Status addEdit(mlir::ModuleOp variant, std::vector<Edit> &edits,
-                       std::mt19937_64 &rng,
-                       const std::vector<double> &kindWeights = {}) const;
+  /// `edits`. Fails when no operator finds a valid edit. `applied`, when
+  /// given, receives the clone of `variant` the edit was verified on.
+  absl::Status
+  addEdit(mlir::ModuleOp variant, std::vector<Edit> &edits,
+          std::mt19937_64 &rng, const std::vector<double> &kindWeights = {},
+          mlir::OwningOpRef<mlir::ModuleOp> *applied = nullptr) const;
 
   /// A list of `length` edits, each proposed on the module the previous ones
   /// produced (shorter when proposals run out).

@@ -12,6 +12,7 @@
 #include "gevo/eval/workload/workload.h"
 #include "gevo/ir/mlir_support.h"
 #include "gevo/ir/mutation.h"
+#include "gevo/ir/op_address.h"
 #include "gevo/search/variation.h"
 #include "gevo/support/tool_paths.h"
 #include "mlir/IR/MLIRContext.h"
@@ -115,6 +116,38 @@ TEST_F(VariationTest, NoProposalRepeatsAnEditOfItsList) {
   for (size_t i = 0; i < list.size(); ++i)
     for (size_t j = i + 1; j < list.size(); ++j)
       EXPECT_FALSE(list[i] == list[j]) << i << " and " << j;
+}
+
+// A child bred on a VariantContext is remembered as its build where its new
+// edit was verified: building it then applies nothing again, gives the
+// module buildVariant() makes, and the draws match a Variation on the module
+// itself, seed for seed.
+TEST_F(VariationTest, AMutatedChildIsBuiltWhereItsEditWasDrawn) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*baseline, 0);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  Variation onContext(**variants, MutationOptions());
+  Variation plain(*baseline, MutationOptions());
+  std::mt19937_64 rngA(5), rngB(5);
+  std::vector<Edit> listA, listB;
+  int grown = 0;
+  for (int i = 0; i < 8; ++i) {
+    std::vector<Edit> childA = onContext.mutate(listA, 0.0, 0.0, rngA);
+    std::vector<Edit> childB = plain.mutate(listB, 0.0, 0.0, rngB);
+    ASSERT_TRUE(childA == childB) << "generation " << i;
+    if (childA.size() > listA.size()) {
+      int64_t reusedBefore = (*variants)->reusedEdits();
+      BuiltVariant built = (*variants)->build(childA);
+      EXPECT_EQ((*variants)->reusedEdits() - reusedBefore,
+                static_cast<int64_t>(childA.size()));
+      EXPECT_EQ(keyOf(built),
+                modelFingerprint(*buildVariant(*baseline, childA).module));
+      ++grown;
+    }
+    listA = childA;
+    listB = childB;
+  }
+  EXPECT_GT(grown, 3);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "gevo/workbench/build_variant.h"
 
 #include "gevo/ir/apply_edit.h"
+#include "gevo/ir/op_address.h"
 
 namespace gevo {
 
@@ -10,6 +11,14 @@ BuiltVariant buildVariant(mlir::ModuleOp baseline,
                           const std::vector<Edit> &edits) {
   BuiltVariant built;
   built.module = baseline.clone();
+  return continueBuild(std::move(built), edits);
+}
+
+std::string keyOf(const BuiltVariant &built) {
+  return built.key.empty() ? modelFingerprint(*built.module) : built.key;
+}
+
+BuiltVariant continueBuild(BuiltVariant built, const std::vector<Edit> &edits) {
   for (const Edit &edit : edits) {
     // applyEdit may leave a module half-edited on failure: try on a copy.
     mlir::OwningOpRef<mlir::ModuleOp> attempt(built.module->clone());

@@ -11,6 +11,7 @@
 #define GEVO_WORKBENCH_BUILD_VARIANT_H
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gevo/ir/edit.h"
@@ -28,11 +29,20 @@ struct BuiltVariant {
   std::vector<Edit> edits;
   /// How many edits did not apply and were left out.
   int dropped = 0;
+  /// modelFingerprint(*module) where the builder knew it (a VariantContext
+  /// keys what it builds once); empty otherwise. Read it through keyOf().
+  std::string key;
 };
+
+/// The variant's model fingerprint: its `key`, or computed when empty.
+std::string keyOf(const BuiltVariant &built);
 
 /// Applies `edits` to a clone of `baseline` (which it leaves unchanged).
 BuiltVariant buildVariant(mlir::ModuleOp baseline,
                           const std::vector<Edit> &edits);
+/// Applies `edits` after those `built` holds, as buildVariant() would have
+/// had they followed them in its list.
+BuiltVariant continueBuild(BuiltVariant built, const std::vector<Edit> &edits);
 
 } // namespace gevo
 

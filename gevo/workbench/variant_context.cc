@@ -2,8 +2,13 @@
 
 #include "gevo/workbench/variant_context.h"
 
+#include <algorithm>
+#include <map>
+#include <utility>
+
 #include "absl/status/status.h"
 #include "gevo/ir/mlir_support.h"
+#include "gevo/ir/op_address.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -58,10 +63,127 @@ VariantContext::freshCopy() const {
 
 mlir::ModuleOp VariantContext::baseline() { return *current->module; }
 
-BuiltVariant VariantContext::build(const std::vector<Edit> &edits) {
-  BuiltVariant built = buildVariant(baseline(), edits);
+namespace {
+
+/// Lists remembered: a generation's candidates (population x screen) and
+/// the parents they were bred from, at a clone of a module each.
+constexpr size_t kRememberedLists = 128;
+
+/// Every value of `module` (op results, then the arguments of each block of
+/// the op's regions), op by op in pre-order, and each op's position.
+void valuesOf(mlir::ModuleOp module, std::vector<mlir::Value> &values,
+              llvm::DenseMap<mlir::Operation *, unsigned> *positions) {
+  module->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    if (positions)
+      positions->try_emplace(op, positions->size());
+    for (mlir::Value result : op->getResults())
+      values.push_back(result);
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::Value argument : block.getArguments())
+          values.push_back(argument);
+  });
+}
+
+/// Gives `copy`, a clone of `original`, the original's use-list orders. A
+/// clone lists each value's uses in the order it made its users, while an
+/// edited module keeps the order its edits left, and the mutation operators
+/// draw from use lists: a build handed out as a clone must draw the edits
+/// the module it copies would.
+void copyUseListOrders(mlir::ModuleOp original, mlir::ModuleOp copy) {
+  std::vector<mlir::Value> from, to;
+  llvm::DenseMap<mlir::Operation *, unsigned> fromPositions, toPositions;
+  valuesOf(original, from, &fromPositions);
+  valuesOf(copy, to, &toPositions);
+  using UseKey = std::pair<unsigned, unsigned>; // user's position, operand
+  std::map<UseKey, unsigned> rank;
+  llvm::SmallVector<unsigned> order;
+  for (size_t i = 0; i < from.size() && i < to.size(); ++i) {
+    if (from[i].use_empty() || from[i].hasOneUse())
+      continue;
+    rank.clear();
+    for (mlir::OpOperand &use : from[i].getUses())
+      rank.try_emplace(
+          {fromPositions.lookup(use.getOwner()), use.getOperandNumber()},
+          rank.size());
+    order.clear();
+    for (mlir::OpOperand &use : to[i].getUses())
+      order.push_back(
+          rank[{toPositions.lookup(use.getOwner()), use.getOperandNumber()}]);
+    if (!std::is_sorted(order.begin(), order.end()))
+      to[i].shuffleUseList(order);
+  }
+}
+
+BuiltVariant cloneOf(const BuiltVariant &built) {
+  BuiltVariant copy;
+  copy.context = built.context;
+  copy.module = built.module.get().clone();
+  copyUseListOrders(built.module.get(), *copy.module);
+  copy.edits = built.edits;
+  copy.dropped = built.dropped;
+  copy.key = built.key;
+  return copy;
+}
+
+} // namespace
+
+VariantContext::Remembered *
+VariantContext::longestPrefixOf(const std::vector<Edit> &edits) {
+  auto best = remembered.end();
+  for (auto it = remembered.begin(); it != remembered.end(); ++it)
+    if (it->list.size() <= edits.size() &&
+        (best == remembered.end() || it->list.size() > best->list.size()) &&
+        std::equal(it->list.begin(), it->list.end(), edits.begin()))
+      best = it;
+  if (best == remembered.end())
+    return nullptr;
+  remembered.splice(remembered.begin(), remembered, best);
+  return &remembered.front();
+}
+
+void VariantContext::remember(const std::vector<Edit> &list,
+                              BuiltVariant built) {
+  remembered.push_front(Remembered{list, std::move(built)});
+  if (remembered.size() > kRememberedLists)
+    remembered.pop_back();
+}
+
+void VariantContext::remember(const std::vector<Edit> &list,
+                              mlir::OwningOpRef<mlir::ModuleOp> module) {
+  if (!module || module->getContext() != current->context.get())
+    return;
+  BuiltVariant built;
   built.context = current;
-  return built;
+  built.key = modelFingerprint(*module);
+  built.module = std::move(module);
+  built.edits = list;
+  remember(list, std::move(built));
+}
+
+BuiltVariant VariantContext::build(const std::vector<Edit> &edits) {
+  Remembered *start = longestPrefixOf(edits);
+  if (start && start->list.size() == edits.size()) {
+    ++reused;
+    reusedEditCount += static_cast<int64_t>(edits.size());
+    return cloneOf(start->built);
+  }
+  BuiltVariant built;
+  if (start) {
+    ++reused;
+    reusedEditCount += static_cast<int64_t>(start->list.size());
+    std::vector<Edit> rest(edits.begin() + start->list.size(), edits.end());
+    built = continueBuild(cloneOf(start->built), rest);
+  } else {
+    built = buildVariant(baseline(), edits);
+  }
+  built.context = current;
+  // Every list built here is keyed (to run it, or to ask whether it is
+  // new): once per list, not once per build of it.
+  built.key = modelFingerprint(*built.module);
+  BuiltVariant out = cloneOf(built);
+  remember(edits, std::move(built));
+  return out;
 }
 
 absl::StatusOr<bool> VariantContext::recycleIfDue() {
@@ -69,6 +191,7 @@ absl::StatusOr<bool> VariantContext::recycleIfDue() {
     return false;
   GEVO_ASSIGN_OR_RETURN(std::shared_ptr<Copy> fresh, freshCopy());
   current = std::move(fresh); // the old one lives on in its BuiltVariants
+  remembered.clear();
   madeHere = 0;
   ++recycledCount;
   return true;

@@ -8,11 +8,19 @@
 // a context of its own and replaces both with a fresh copy once enough
 // variants were built there: the parent's memory stays flat.
 //
+// It also remembers the last variants it built: a search builds one list
+// several times (to mutate it, to key and cost a candidate, to run it) and
+// a child is mostly its parent's list and one more edit, so a build starts
+// from the longest list built before that begins its own and applies only
+// the edits after it (the same module: each edit is applied to a clone
+// anyway).
+//
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_WORKBENCH_VARIANT_CONTEXT_H
 #define GEVO_WORKBENCH_VARIANT_CONTEXT_H
 
 #include <cstdint>
+#include <list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,8 +44,19 @@ public:
   /// it: clone it). Valid until the next recycleIfDue() that recycles.
   mlir::ModuleOp baseline();
   /// buildVariant() on baseline(); the variant keeps its context alive for
-  /// as long as it lives, whatever is recycled meanwhile.
+  /// as long as it lives, whatever is recycled meanwhile. Starts from the
+  /// longest remembered list that `edits` begins with.
   BuiltVariant build(const std::vector<Edit> &edits);
+  /// Remembers `module`, made in the current context from `list` exactly as
+  /// build(list) makes it (an edit proposed and verified on a build of the
+  /// list before it), as the build of `list`; a module of another context
+  /// (recycled since) is dropped.
+  void remember(const std::vector<Edit> &list,
+                mlir::OwningOpRef<mlir::ModuleOp> module);
+  /// Builds that started from a remembered list, and the edits they did not
+  /// apply again.
+  int64_t reusedBuilds() const { return reused; }
+  int64_t reusedEdits() const { return reusedEditCount; }
   /// Counts `variants` more made in the current context.
   void count(int64_t variants) { madeHere += variants; }
   /// Once `recycleEvery` variants were counted, replaces the context with a
@@ -49,7 +68,15 @@ public:
 
 private:
   struct Copy;
+  /// A list built in the current context and what it made (its module is
+  /// never handed out: build() returns clones).
+  struct Remembered {
+    std::vector<Edit> list;
+    BuiltVariant built;
+  };
   VariantContext() = default;
+  Remembered *longestPrefixOf(const std::vector<Edit> &edits);
+  void remember(const std::vector<Edit> &list, BuiltVariant built);
   absl::StatusOr<std::shared_ptr<Copy>> freshCopy() const;
 
   std::string bytecode; // the unmodified module, written once
@@ -57,6 +84,8 @@ private:
   int64_t madeHere = 0;
   int64_t recycledCount = 0;
   std::shared_ptr<Copy> current;
+  std::list<Remembered> remembered; // the most recent first
+  int64_t reused = 0, reusedEditCount = 0;
 };
 
 } // namespace gevo

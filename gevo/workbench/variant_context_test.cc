@@ -9,7 +9,9 @@
 
 #include "gevo/workbench/variant_context.h"
 
+#include <map>
 #include <random>
+#include <utility>
 
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/mlir_support.h"
@@ -30,6 +32,30 @@ std::string withLocations(mlir::ModuleOp module) {
   llvm::raw_string_ostream os(text);
   module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
   return text;
+}
+
+/// Each value's uses in use-list order, as (user's pre-order position,
+/// operand number), value by value in pre-order.
+std::vector<std::vector<std::pair<int, int>>> useLists(mlir::ModuleOp module) {
+  std::map<mlir::Operation *, int> position;
+  module->walk<mlir::WalkOrder::PreOrder>(
+      [&](mlir::Operation *op) { position.emplace(op, position.size()); });
+  std::vector<std::vector<std::pair<int, int>>> lists;
+  auto add = [&](mlir::Value value) {
+    lists.emplace_back();
+    for (mlir::OpOperand &use : value.getUses())
+      lists.back().emplace_back(position[use.getOwner()],
+                                use.getOperandNumber());
+  };
+  module->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    for (mlir::Value result : op->getResults())
+      add(result);
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::Value argument : block.getArguments())
+          add(argument);
+  });
+  return lists;
 }
 
 class VariantContextTest : public testing::Test {
@@ -161,6 +187,44 @@ TEST_F(VariantContextTest, AVariantOutlivesTheRecycleOfItsContext) {
   // same edits built in the new context do.
   EXPECT_EQ(modelFingerprint(*before.module), keyBefore);
   EXPECT_EQ(modelFingerprint(*(*variants)->build(edits).module), keyBefore);
+}
+
+TEST_F(VariantContextTest, StartsFromTheLongestListBuiltBefore) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*original, 0);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  std::mt19937_64 rng(11);
+  int checked = 0;
+  for (int i = 0; i < 30; ++i) {
+    std::vector<Edit> edits = randomList(rng);
+    if (edits.size() < 2)
+      continue;
+    // The parent's list, then the child's: one more edit, and the last one
+    // again (it names an op the first one changed or removed, or applies
+    // twice: either way as buildVariant() does).
+    std::vector<Edit> parent(edits.begin(), edits.end() - 1);
+    std::vector<Edit> child = edits;
+    child.push_back(edits.back());
+    int64_t reusedBefore = (*variants)->reusedBuilds();
+    for (const std::vector<Edit> *list : {&parent, &child, &child}) {
+      BuiltVariant expected = buildVariant(*original, *list);
+      BuiltVariant got = (*variants)->build(*list);
+      EXPECT_EQ(modelFingerprint(*got.module),
+                modelFingerprint(*expected.module));
+      EXPECT_TRUE(got.edits == expected.edits);
+      EXPECT_EQ(got.dropped, expected.dropped);
+      EXPECT_EQ(keyOf(got), modelFingerprint(*expected.module));
+      // The same use-list orders too: the mutation operators draw from them.
+      EXPECT_EQ(useLists(*got.module), useLists(*expected.module));
+      // What the caller does to its module is not remembered.
+      got.module->getBody()->clear();
+    }
+    // The child started from its parent, and then from itself.
+    EXPECT_GE((*variants)->reusedBuilds() - reusedBefore, 2);
+    ++checked;
+  }
+  EXPECT_GT(checked, 5);
+  EXPECT_GT((*variants)->reusedEdits(), 2 * checked);
 }
 
 } // namespace

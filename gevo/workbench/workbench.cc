@@ -152,7 +152,7 @@ std::vector<MeasuredVariant> Workbench::measure(
     variant.dropped = built.dropped;
     if (request.skipIncomplete && variant.dropped > 0)
       continue; // not a program of its own
-    variant.key = modelFingerprint(*built.module);
+    variant.key = keyOf(built);
     if (request.distinctRuns) {
       variant.ran = true;
       session->submit(*pool, std::move(built.module), request.run,

@@ -27,7 +27,7 @@ void Workbench::start(const std::vector<Edit> &edits,
   variant.dropped = built.dropped;
   if (request.skipIncomplete && variant.dropped > 0)
     return done(std::move(variant));
-  variant.key = modelFingerprint(*built.module);
+  variant.key = keyOf(built);
   if (request.distinctRuns) {
     variant.ran = true;
     ++startedRuns;

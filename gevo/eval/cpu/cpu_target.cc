@@ -3,6 +3,7 @@
 #include "gevo/eval/cpu/cpu_target.h"
 
 #include <filesystem>
+#include <map>
 #include <unistd.h>
 
 #include "gevo/eval/cpu/jit.h"
@@ -56,6 +57,15 @@ private:
   GuardedTensors guarded;
 };
 
+/// Guarded copies made once in the session's parent (placeAhead): a child
+/// inherits the mappings, their protection and the guard table with them.
+class InheritedInputs : public PlacedInputs {
+public:
+  explicit InheritedInputs(const GuardedTensors &guarded) {
+    views = guarded.pointers();
+  }
+};
+
 class CpuTarget : public Target {
 public:
   CpuTarget(const EvaluationOptions &options, TargetUse use)
@@ -89,7 +99,17 @@ public:
     if (use == TargetUse::InProcess)
       return std::make_unique<PlainInputs>(tensors);
     reportGuardPageFaults();
+    auto ahead = placedAhead.find(&tensors);
+    if (ahead != placedAhead.end())
+      return std::make_unique<InheritedInputs>(*ahead->second);
     return std::make_unique<GuardedInputs>(tensors);
+  }
+  void placeAhead(const std::vector<HostTensor> &tensors) override {
+    // Only where children guard their inputs; the copy costs the parent
+    // the inputs' size once instead of every child a copy of them.
+    if (use == TargetUse::Sandboxed)
+      placedAhead[&tensors] =
+          std::make_unique<GuardedTensors>(pointersTo(tensors));
   }
   void setFreshMemoryFill(unsigned char byte) override {
     setAllocationFill(byte);
@@ -119,6 +139,9 @@ private:
   Lowering::CompiledKernels compiledKernels() const;
 
   TargetUse use;
+  /// Guarded copies placed in the parent, by the vector they copy.
+  std::map<const std::vector<HostTensor> *, std::unique_ptr<GuardedTensors>>
+      placedAhead;
   std::string pipeline;
   CodegenOptions codegen;
   std::unique_ptr<Lowering> sessionLowering, ownLowering;
