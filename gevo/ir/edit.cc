@@ -72,4 +72,27 @@ std::string toString(const Selection &selection) {
                       selection.step, "]");
 }
 
+std::string editKey(const Edit &edit) {
+  std::string key =
+      absl::StrCat(toString(edit.kind), " ", toString(edit.target), " ");
+  if (hasAnchor(edit.kind))
+    absl::StrAppend(&key, toString(edit.anchor), " ");
+  if (edit.kind == EditKind::Constant)
+    absl::StrAppend(&key, "=", edit.literal, " ");
+  if (edit.kind == EditKind::Shrink)
+    absl::StrAppend(&key, edit.result, " ", edit.dim, " ", toString(edit.keep),
+                    " ");
+  for (const Rewire &rewire : edit.rewires)
+    absl::StrAppend(&key, rewire.userIsNew ? "new" : toString(rewire.user), "[",
+                    rewire.operand, "]<-", toString(rewire.value), ";");
+  return key;
+}
+
+std::string editListKey(const std::vector<Edit> &edits) {
+  std::string key;
+  for (const Edit &edit : edits)
+    absl::StrAppend(&key, editKey(edit), "\n");
+  return key;
+}
+
 } // namespace gevo

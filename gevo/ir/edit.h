@@ -153,6 +153,11 @@ std::string toString(const Selection &selection);
 bool hasAnchor(EditKind kind);
 /// "delete, copy, ..., shrink": every kind's word, for messages.
 std::string editKindList();
+/// One edit as a string, equal for equal edits (the repair left out: the
+/// types decide it).
+std::string editKey(const Edit &edit);
+/// A list of edits as a string, equal for equal lists (editKey()s in order).
+std::string editListKey(const std::vector<Edit> &edits);
 
 } // namespace gevo
 

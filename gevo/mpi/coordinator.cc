@@ -167,7 +167,7 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
     return;
   }
   case kTagResult: {
-    absl::StatusOr<std::pair<uint64_t, Measurement>> result =
+    absl::StatusOr<std::pair<uint64_t, RemoteResult>> result =
         decodeResult(text);
     if (!result.ok())
       return lose(source, std::string(result.status().message()));

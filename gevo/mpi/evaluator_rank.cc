@@ -128,30 +128,49 @@ private:
         queued.end());
   }
 
-  /// Rebuilds and submits a job; false when this rank cannot go on.
+  /// Builds, keys and submits a job (or answers it from this rank's cache);
+  /// false when this rank cannot go on.
   bool start(uint64_t id, const RemoteJob &job) {
     // As Workbench::measure does: a fresh context for variants now and then
     // keeps what their edits unique from piling up in this rank.
     bench.variantContext().recycleIfDue().IgnoreError();
     bench.variantContext().count(1);
     BuiltVariant built = bench.build(job.edits);
-    std::string key = modelFingerprint(*built.module);
-    if (built.dropped > 0 || key != job.key)
-      return fail(absl::StrCat("job ", id, " builds variant ", key,
+    RemoteResult result;
+    result.key = modelFingerprint(*built.module);
+    if (!job.key.empty() && (built.dropped > 0 || result.key != job.key))
+      return fail(absl::StrCat("job ", id, " builds variant ", result.key,
                                " here, not ", job.key,
                                ": is the workload the same on every node?"));
+    result.dropped = droppedIndices(job.edits, built.edits);
+    // A job without a key is rank 0's plain search traffic: this rank's
+    // cache answers a variant it measured under the same request before.
+    std::string cacheKey = absl::StrCat(
+        result.key, " pairs=", job.interleavedPairs, " test=", job.scoreTest);
+    std::optional<Measurement> hit;
+    if (job.key.empty())
+      hit = bench.cache().find(cacheKey);
+    if (hit) {
+      result.measurement = *hit;
+      result.fromCache = true;
+      outbox.send(0, kTagResult, encodeResult(id, result));
+      return true;
+    }
     BatchRequest request;
     request.run.scoreTest = job.scoreTest;
     request.maxSeconds = job.maxSeconds;
     request.run.interleavedPairs = job.interleavedPairs;
     pool.setLimits(bench.limitsFor(request));
     double reference = job.referenceRunMs;
-    uint64_t jobId = id;
+    bool keep = job.key.empty();
     bench.evaluation().submit(
         pool, std::move(built.module), request.run,
-        [this, jobId, reference](Measurement m) {
+        [this, id, reference, keep, cacheKey, result](Measurement m) mutable {
           scaleRunTimes(m, reference, bench.baseline().medianRunMs);
-          outbox.send(0, kTagResult, encodeResult(jobId, m));
+          if (keep)
+            bench.cache().insert(cacheKey, m);
+          result.measurement = std::move(m);
+          outbox.send(0, kTagResult, encodeResult(id, result));
         });
     return true;
   }

@@ -5,6 +5,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "replay/patch.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,13 +38,18 @@ std::string printJson(llvm::json::Value value) {
 
 std::string encodeJob(uint64_t id, const RemoteJob &job) {
   Patch patch;
-  patch.model = job.key;
-  patch.metadata = {
-      {"job", absl::StrCat(id)},
-      {"score_test", job.scoreTest ? "1" : "0"},
-      {"max_seconds", absl::StrFormat("%.17g", job.maxSeconds)},
-      {"reference_run_ms", absl::StrFormat("%.17g", job.referenceRunMs)},
-      {"pairs", absl::StrCat(job.interleavedPairs)}};
+  // A patch names a model: a job rank 0 did not build names none (zeros)
+  // and says so, and the rank keys the variant itself.
+  patch.model = job.key.empty() ? std::string(16, '0') : job.key;
+  if (job.key.empty())
+    patch.metadata.push_back({"keyed", "0"});
+  patch.metadata.insert(
+      patch.metadata.end(),
+      {{"job", absl::StrCat(id)},
+       {"score_test", job.scoreTest ? "1" : "0"},
+       {"max_seconds", absl::StrFormat("%.17g", job.maxSeconds)},
+       {"reference_run_ms", absl::StrFormat("%.17g", job.referenceRunMs)},
+       {"pairs", absl::StrCat(job.interleavedPairs)}});
   for (const Edit &edit : job.edits)
     patch.addEdit(edit);
   return printPatch(patch);
@@ -61,6 +69,8 @@ decodeJob(const std::string &text) {
     bool ok = true;
     if (key == "job")
       ok = haveId = absl::SimpleAtoi(value, &id);
+    else if (key == "keyed" && value == "0")
+      job.key.clear();
     else if (key == "score_test")
       job.scoreTest = value == "1";
     else if (key == "max_seconds")
@@ -101,23 +111,64 @@ absl::StatusOr<std::vector<std::string>> splitBatch(const std::string &batch) {
   return texts;
 }
 
-std::string encodeResult(uint64_t id, const Measurement &measurement) {
-  return absl::StrCat(id, " ", toJsonLine(measurement));
+std::string encodeResult(uint64_t id, const RemoteResult &result) {
+  std::string text = absl::StrCat(id, " ");
+  if (!result.key.empty())
+    absl::StrAppend(&text, "key=", result.key, " ");
+  if (!result.dropped.empty())
+    absl::StrAppend(&text, "dropped=", absl::StrJoin(result.dropped, ","), " ");
+  if (result.fromCache)
+    absl::StrAppend(&text, "cached ");
+  return absl::StrCat(text, toJsonLine(result.measurement));
 }
 
-absl::StatusOr<std::pair<uint64_t, Measurement>>
+namespace {
+
+/// One `word` of a result's header into `result`; false when unknown.
+bool readResultWord(absl::string_view word, RemoteResult &result) {
+  if (absl::ConsumePrefix(&word, "key=")) {
+    result.key = std::string(word);
+    return !word.empty();
+  }
+  if (absl::ConsumePrefix(&word, "dropped=")) {
+    for (absl::string_view index : absl::StrSplit(word, ',')) {
+      int i = 0;
+      if (!absl::SimpleAtoi(index, &i) || i < 0)
+        return false;
+      result.dropped.push_back(i);
+    }
+    return true;
+  }
+  result.fromCache = word == "cached";
+  return result.fromCache;
+}
+
+} // namespace
+
+absl::StatusOr<std::pair<uint64_t, RemoteResult>>
 decodeResult(const std::string &text) {
   size_t space = text.find(' ');
   uint64_t id = 0;
   if (space == std::string::npos ||
       !absl::SimpleAtoi(absl::string_view(text).substr(0, space), &id))
     return absl::InvalidArgumentError("result: no job id");
-  absl::StatusOr<Measurement> parsed =
-      parseMeasurementJson(text.substr(space + 1));
+  RemoteResult result;
+  size_t json = text.find('{', space);
+  if (json == std::string::npos)
+    return absl::InvalidArgumentError(
+        absl::StrCat("result of job ", id, ": no measurement"));
+  for (absl::string_view word : absl::StrSplit(
+           absl::string_view(text).substr(space + 1, json - space - 1), ' ',
+           absl::SkipEmpty()))
+    if (!readResultWord(word, result))
+      return absl::InvalidArgumentError(
+          absl::StrCat("result of job ", id, ": unknown field '", word, "'"));
+  absl::StatusOr<Measurement> parsed = parseMeasurementJson(text.substr(json));
   if (!parsed.ok())
     return absl::InvalidArgumentError(
         absl::StrCat("result of job ", id, ": ", parsed.status().message()));
-  return std::make_pair(id, std::move(*parsed));
+  result.measurement = std::move(*parsed);
+  return std::make_pair(id, std::move(result));
 }
 
 std::string encodeHello(const RankHello &hello) {

@@ -1,10 +1,11 @@
 //===- messages.h - What rank 0 and the evaluating ranks say to each other ===//
 //
 // The MPI backend's messages as text, without MPI: a job is a patch (the
-// replay/ format) whose header names the job and the variant's key, several
-// jobs travel in one message as length-framed patches, a result is the job
-// id and the measurement's JSON line, and a rank introduces itself with its
-// host, pid, workers and its own baseline. Edit lists only, never MLIR or
+// replay/ format) whose header names the job (and the variant's key, when
+// rank 0 built it), several jobs travel in one message as length-framed
+// patches, a result is the job id, the key the rank built, the edits that did
+// not apply and the measurement's JSON line, and a rank introduces itself with
+// its host, pid, workers and its own baseline. Edit lists only, never MLIR or
 // binaries, so ranks on other machines rebuild each variant.
 //
 //===----------------------------------------------------------------------===//
@@ -44,10 +45,12 @@ void appendToBatch(std::string &batch, const std::string &jobText);
 /// The job texts of a message built by appendToBatch, in order.
 absl::StatusOr<std::vector<std::string>> splitBatch(const std::string &batch);
 
-/// `N {...}`: the job id, a space and the fitness cache's measurement JSON
-/// line (parsed once on arrival).
-std::string encodeResult(uint64_t id, const Measurement &measurement);
-absl::StatusOr<std::pair<uint64_t, Measurement>>
+/// `N [key=K] [dropped=I,J] [cached] {...}`: the job id, what the rank
+/// built (the key, the indices of the edits that did not apply) and whether
+/// its own cache answered, then the fitness cache's measurement JSON line
+/// (parsed once on arrival).
+std::string encodeResult(uint64_t id, const RemoteResult &result);
+absl::StatusOr<std::pair<uint64_t, RemoteResult>>
 decodeResult(const std::string &text);
 
 /// An evaluating rank, as it introduces itself.

@@ -44,6 +44,21 @@ TEST(Messages, JobIsPatchTextAndComesBackWhole) {
   EXPECT_EQ(back->second.interleavedPairs, 5);
 }
 
+TEST(Messages, JobRankZeroDidNotBuildComesBackWithoutKey) {
+  RemoteJob job; // no key: the rank keys the variant
+  job.edits = {edit("constant @main/arith.constant#0~c99c2014 = 0.001")};
+  std::string text = encodeJob(5, job);
+  ASSERT_TRUE(parsePatch(text, "job").ok()) << text;
+  absl::StatusOr<std::pair<uint64_t, RemoteJob>> back = decodeJob(text);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->first, 5u);
+  EXPECT_TRUE(back->second.key.empty()) << text;
+  ASSERT_EQ(back->second.edits.size(), 1u);
+  // A keyed job keeps its key.
+  job.key = "0000000000000000";
+  EXPECT_EQ(decodeJob(encodeJob(6, job))->second.key, job.key);
+}
+
 TEST(Messages, JobWithoutIdIsRejected) {
   std::string text = encodeJob(7, RemoteJob{"0123456789abcdef"});
   size_t at = text.find("job=7");
@@ -87,21 +102,44 @@ TEST(Messages, ResultKeepsEveryFigureExactly) {
   m.medianRunMs = 1.0 / 7;
   m.staticCost = 123456789.0;
   m.loweredOps = 4242;
-  std::string text = encodeResult(9, m);
-  absl::StatusOr<std::pair<uint64_t, Measurement>> back = decodeResult(text);
-  ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(back->first, 9u);
-  EXPECT_EQ(back->second.outcome, Outcome::Crash);
-  EXPECT_EQ(back->second.detail, m.detail);
-  EXPECT_EQ(back->second.validation.correct, 301);
-  EXPECT_EQ(back->second.runMs, m.runMs);
-  EXPECT_EQ(back->second.medianRunMs, m.medianRunMs);
-  EXPECT_EQ(back->second.staticCost, m.staticCost);
-  EXPECT_EQ(toJsonLine(back->second), toJsonLine(m));
+  std::string text = encodeResult(9, RemoteResult{m});
+  absl::StatusOr<std::pair<uint64_t, RemoteResult>> decoded =
+      decodeResult(text);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(decoded->first, 9u);
+  const Measurement &back = decoded->second.measurement;
+  EXPECT_EQ(back.outcome, Outcome::Crash);
+  EXPECT_EQ(back.detail, m.detail);
+  EXPECT_EQ(back.validation.correct, 301);
+  EXPECT_EQ(back.runMs, m.runMs);
+  EXPECT_EQ(back.medianRunMs, m.medianRunMs);
+  EXPECT_EQ(back.staticCost, m.staticCost);
+  EXPECT_EQ(toJsonLine(back), toJsonLine(m));
+  EXPECT_TRUE(decoded->second.key.empty());
   EXPECT_EQ(text.substr(0, 2), "9 "); // the id, then the JSON line
   EXPECT_FALSE(decodeResult("{\"job\":1}").ok());
   EXPECT_FALSE(decodeResult("9 not json").ok());
   EXPECT_FALSE(decodeResult("x {}").ok());
+}
+
+TEST(Messages, ResultSaysWhatTheRankBuilt) {
+  RemoteResult result;
+  result.measurement.outcome = Outcome::Ok;
+  result.key = "0123456789abcdef";
+  result.dropped = {0, 3};
+  result.fromCache = true;
+  std::string text = encodeResult(12, result);
+  absl::StatusOr<std::pair<uint64_t, RemoteResult>> back = decodeResult(text);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->first, 12u);
+  EXPECT_EQ(back->second.key, "0123456789abcdef");
+  EXPECT_EQ(back->second.dropped, (std::vector<int>{0, 3}));
+  EXPECT_TRUE(back->second.fromCache);
+  EXPECT_EQ(toJsonLine(back->second.measurement),
+            toJsonLine(result.measurement));
+  EXPECT_FALSE(decodeResult("12 dropped=1,x {}").ok());
+  EXPECT_FALSE(decodeResult("12 color=red {}").ok());
+  EXPECT_FALSE(decodeResult("12 key=ab").ok());
 }
 
 TEST(Messages, HelloRoundTripsAndNeedsEveryField) {

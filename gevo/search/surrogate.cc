@@ -83,22 +83,6 @@ std::vector<double> ranks(const std::vector<double> &values) {
 
 } // namespace
 
-std::string editKey(const Edit &edit) {
-  std::string key =
-      absl::StrCat(toString(edit.kind), " ", toString(edit.target), " ");
-  if (hasAnchor(edit.kind))
-    absl::StrAppend(&key, toString(edit.anchor), " ");
-  if (edit.kind == EditKind::Constant)
-    absl::StrAppend(&key, "=", edit.literal, " ");
-  if (edit.kind == EditKind::Shrink)
-    absl::StrAppend(&key, edit.result, " ", edit.dim, " ", toString(edit.keep),
-                    " ");
-  for (const Rewire &rewire : edit.rewires)
-    absl::StrAppend(&key, rewire.userIsNew ? "new" : toString(rewire.user), "[",
-                    rewire.operand, "]<-", toString(rewire.value), ";");
-  return key;
-}
-
 double spearman(const std::vector<double> &a, const std::vector<double> &b) {
   if (a.size() != b.size() || a.size() < 3)
     return 0;

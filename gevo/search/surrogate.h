@@ -74,10 +74,6 @@ private:
   std::vector<double> costPower;
 };
 
-/// One edit as a string, equal for equal edits (the repair left out: the
-/// types decide it).
-std::string editKey(const Edit &edit);
-
 /// Spearman's rank correlation of two equally long series (average ranks
 /// for ties); 0 when either is constant or shorter than 3.
 double spearman(const std::vector<double> &a, const std::vector<double> &b);

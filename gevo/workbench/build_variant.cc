@@ -32,4 +32,18 @@ BuiltVariant continueBuild(BuiltVariant built, const std::vector<Edit> &edits) {
   return built;
 }
 
+std::vector<int> droppedIndices(const std::vector<Edit> &sent,
+                                const std::vector<Edit> &applied) {
+  // buildVariant keeps the edits that applied in order: a subsequence.
+  std::vector<int> dropped;
+  size_t next = 0;
+  for (size_t i = 0; i < sent.size(); ++i) {
+    if (next < applied.size() && applied[next] == sent[i])
+      ++next;
+    else
+      dropped.push_back(static_cast<int>(i));
+  }
+  return dropped;
+}
+
 } // namespace gevo

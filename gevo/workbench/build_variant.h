@@ -44,6 +44,11 @@ BuiltVariant buildVariant(mlir::ModuleOp baseline,
 /// had they followed them in its list.
 BuiltVariant continueBuild(BuiltVariant built, const std::vector<Edit> &edits);
 
+/// The indices of `sent`'s edits missing from `applied`, the edits of a
+/// variant built from it.
+std::vector<int> droppedIndices(const std::vector<Edit> &sent,
+                                const std::vector<Edit> &applied);
+
 } // namespace gevo
 
 #endif // GEVO_WORKBENCH_BUILD_VARIANT_H

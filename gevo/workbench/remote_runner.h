@@ -1,9 +1,12 @@
 //===- remote_runner.h - Running variants outside this process's pool -----===//
 //
 // Where a Workbench hands its plain measurements when it is given one: other
-// processes (gevo/mpi: other ranks, other machines) that rebuild each variant
+// processes (gevo/mpi: other ranks, other machines) that build each variant
 // from its edit list and measure it in their own sandbox pool. A runner gets
-// the edits and the key, never a module. No MLIR here.
+// edits, never a module: with the key, which the remote side checks, or
+// without one, and then the remote side keys the variant, answers from its
+// own cache where it can, and says which key it built and which edits did not
+// apply. No MLIR here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_WORKBENCH_REMOTE_RUNNER_H
@@ -21,9 +24,11 @@ namespace gevo {
 /// One variant to measure elsewhere.
 struct RemoteJob {
   /// modelFingerprint() of the variant the edits build: the remote side
-  /// checks it built the same program.
+  /// checks it built the same program. Empty: the caller has not built it
+  /// (the remote side keys it and reports the key).
   std::string key;
-  /// The edits that applied here, in order.
+  /// With a key, the edits that applied here, in order; without, the list
+  /// as drawn (some may not apply).
   std::vector<Edit> edits;
   bool scoreTest = false;
   /// > 0: no child runs longer than this (BatchRequest::maxSeconds).
@@ -38,9 +43,21 @@ struct RemoteJob {
   int interleavedPairs = 0;
 };
 
+/// What comes back for one job.
+struct RemoteResult {
+  Measurement measurement;
+  /// modelFingerprint() of the variant the remote side built.
+  std::string key;
+  /// Indices into RemoteJob::edits of the edits that did not apply there
+  /// (a job sent with a key: none).
+  std::vector<int> dropped;
+  /// Answered from the remote side's own cache, not run.
+  bool fromCache = false;
+};
+
 class RemoteRunner {
 public:
-  using Done = std::function<void(Measurement)>;
+  using Done = std::function<void(RemoteResult)>;
   /// A job handed back: no remote process is left to run it.
   struct Returned {
     RemoteJob job;

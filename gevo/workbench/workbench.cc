@@ -128,11 +128,13 @@ std::vector<MeasuredVariant> Workbench::measure(
     const std::vector<std::vector<Edit>> &lists, const BatchRequest &request,
     const std::function<void(size_t, const MeasuredVariant &)> &onMeasured) {
   FitnessCache &cache = request.cache ? *request.cache : fitnessCache;
+  pool->setLimits(limitsFor(request));
+  if (buildsRemotely(request))
+    return measureRemotely(lists, request, onMeasured);
   // Nothing from the variant context's baseline is held here: it may be
   // replaced. A failure to copy keeps the old one (it still builds right).
   variants->recycleIfDue().IgnoreError();
   variants->count(static_cast<int64_t>(lists.size()));
-  pool->setLimits(limitsFor(request));
   // Repeated measurements against the unmodified program (a noise band)
   // stay on this machine; a search's paired runs may go remote, since each
   // child times both sides itself.
@@ -178,19 +180,18 @@ std::vector<MeasuredVariant> Workbench::measure(
         arrived(index, m);
     };
     if (useRemote) {
-      remote->submit(RemoteJob{key, variant.edits, request.run.scoreTest,
-                               request.maxSeconds,
-                               baselineMeasurement.medianRunMs,
-                               request.run.interleavedPairs},
-                     done);
+      remote->submit(
+          RemoteJob{key, variant.edits, request.run.scoreTest,
+                    request.maxSeconds, baselineMeasurement.medianRunMs,
+                    request.run.interleavedPairs},
+          [done](RemoteResult result) { done(std::move(result.measurement)); });
       continue;
     }
     session->submit(*pool, std::move(built.module), request.run, done);
   }
   if (useRemote)
     for (RemoteRunner::Returned &back : remote->wait())
-      session->submit(*pool, build(back.job.edits).module, request.run,
-                      back.done);
+      runHere(std::move(back), request.run);
   pool->wait();
   return out;
 }

@@ -174,6 +174,24 @@ public:
 private:
   Workbench() = default;
 
+  /// Whether `request`'s lists go to the remote runner unbuilt (it builds,
+  /// keys and measures them): plain measurements with a runner set.
+  bool buildsRemotely(const BatchRequest &request) const;
+  /// measure() and start() of such lists (workbench_remote.cc).
+  std::vector<MeasuredVariant> measureRemotely(
+      const std::vector<std::vector<Edit>> &lists, const BatchRequest &request,
+      const std::function<void(size_t, const MeasuredVariant &)> &onMeasured);
+  void startRemotely(const std::vector<Edit> &edits,
+                     const BatchRequest &request,
+                     std::function<void(MeasuredVariant)> done);
+  /// A list the remote side built before whose key `cache` holds: `variant`
+  /// answered from it.
+  bool answerKnown(const std::vector<Edit> &list, const FitnessCache &cache,
+                   MeasuredVariant &variant) const;
+  void remember(const std::string &id, const RemoteResult &result);
+  /// A job no remote process is left to run, built and run in this pool.
+  void runHere(RemoteRunner::Returned back, const RunRequest &run);
+
   WorkbenchOptions options;
   int workerCount = 1;
   std::unique_ptr<EvaluationSession> session;
@@ -191,6 +209,11 @@ private:
     std::function<void(MeasuredVariant)> done;
   };
   std::map<std::string, std::vector<Started>> startedByKey;
+  /// startRemotely(): per list (editListKey()) out, the same.
+  std::map<std::string, std::vector<Started>> startedById;
+  /// Lists the remote side built (editListKey()): the key and the edits
+  /// that did not apply.
+  std::map<std::string, RemoteResult> builtRemotely;
   int startedRuns = 0;
 };
 

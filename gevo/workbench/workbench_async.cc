@@ -17,10 +17,12 @@ void Workbench::start(const std::vector<Edit> &edits,
                       const BatchRequest &request,
                       std::function<void(MeasuredVariant)> done) {
   FitnessCache &cache = request.cache ? *request.cache : fitnessCache;
+  pool->setLimits(limitsFor(request));
+  if (buildsRemotely(request))
+    return startRemotely(edits, request, std::move(done));
   // Built variants keep their own context alive: recycling is safe here.
   variants->recycleIfDue().IgnoreError();
   variants->count(1);
-  pool->setLimits(limitsFor(request));
   BuiltVariant built = build(edits);
   MeasuredVariant variant;
   variant.edits = std::move(built.edits);
@@ -69,7 +71,9 @@ void Workbench::start(const std::vector<Edit> &edits,
     }
   };
   if (remote && !request.here)
-    return remote->submit(std::move(job), finished);
+    return remote->submit(std::move(job), [finished](RemoteResult result) {
+      finished(std::move(result.measurement));
+    });
   session->submit(*pool, std::move(built.module), request.run, finished);
 }
 
@@ -81,7 +85,7 @@ void Workbench::service(int maxWaitMs) {
       RunRequest run;
       run.scoreTest = back.job.scoreTest;
       run.interleavedPairs = back.job.interleavedPairs;
-      session->submit(*pool, build(back.job.edits).module, run, back.done);
+      runHere(std::move(back), run);
     }
   }
   if (pool->runningCount() > 0)
