@@ -159,10 +159,16 @@ void searchVsRandom(std::ostringstream &md) {
       // Runs from before paired runs timed plainly.
       o->getNumber("paired_runs").value_or(0) > 0
           ? absl::StrFormat(
-                "Both searches time every variant in %d pairs interleaved "
-                "with the unmodified program in its own child; their "
-                "run-time objective is that ratio, and evaluations to target "
-                "judge the search-time reading by it too",
+                "Both searches time %s in %d pairs interleaved with the "
+                "unmodified program in its own child; their run-time "
+                "objective is that ratio, and evaluations to target judge "
+                "the search-time reading by it too",
+                o->getNumber("race_margin").value_or(0) > 0
+                    ? "each variant with racing on (margin " +
+                          absl::StrFormat("%.2g", num(o, "race_margin")) +
+                          ", section 11: a variant the front dominates stops "
+                          "early), at most"
+                    : std::string("every variant"),
                 int(num(o, "paired_runs")))
           : std::string("Both searches time each variant on its own in its "
                         "child"),
