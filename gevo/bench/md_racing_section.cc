@@ -67,7 +67,11 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "racing would have stopped as dominated that is faster, beyond the "
       "band, than every variant the dry run measured fully that is at least "
       "as accurate; inside the band the front's own re-measurement cannot "
-      "order two programs, and the table counts those apart. Hypervolume: "
+      "order two programs, and the table counts those apart, as it does "
+      "twins: stopped variants on the front only because another child's "
+      "reading of the same computation (a fully measured variant with the "
+      "same error and static cost, which stands for it on the front) was "
+      "slower. Hypervolume: "
       "the front as re-measured at the end.\n\n",
       str(o, "budget"));
 }
@@ -87,8 +91,8 @@ void racing(std::ostringstream &md) {
   md << "| workload, seed | racing arm's schedule | evaluations/s issue's "
         "default | racing | ratio | stopped dominated / entered early "
         "(racing) | hypervolume issue's | racing | ratio | would stop (dry "
-        "run) | false stops | inside the band "
-        "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "run) | false stops | inside the band | twins "
+        "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::vector<double> rates, volumes;
   int falseStops = 0;
   for (const auto &[key, pair] : pairsOf(o)) {
@@ -105,12 +109,13 @@ void racing(std::ostringstream &md) {
     falseStops += int(num(pair.off, "false_stops"));
     md << absl::StrFormat(
         "| %s | %s | %.2f | %.2f | %.2fx | %d / %d of %d | %.4f | %.4f | %.3f "
-        "| %d | %d | %d |\n",
+        "| %d | %d | %d | %d |\n",
         key, str(pair.on, "schedule"), off, on, rate,
         int(num(pair.on, "stopped_dominated")),
         int(num(pair.on, "entered_early")), int(num(pair.on, "evaluations")),
         hvOff, hvOn, volume, int(num(pair.off, "would_stop")),
-        int(num(pair.off, "false_stops")), int(num(pair.off, "within_band")));
+        int(num(pair.off, "false_stops")), int(num(pair.off, "within_band")),
+        int(num(pair.off, "twins")));
   }
   double rate = medianOf(rates), volume = medianOf(volumes);
   bool thirtyMinutes = str(o, "budget") == "30m";

@@ -50,6 +50,11 @@ cl::opt<std::string> schedule(
     cl::desc("Schedule of the racing arm: steady (default) or generational "
              "(the shipped default)"),
     cl::init("steady"), cl::cat(category));
+cl::opt<bool> recheckOnly(
+    "recheck",
+    cl::desc("Run no search: make the dry-run checks of the runs --json lists "
+             "again from their run directories (still in /tmp) and rewrite it"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> json("json", cl::desc("Write the figures here"),
                           cl::init("bench-results/racing.json"),
                           cl::cat(category));
@@ -59,7 +64,25 @@ struct DryRunCheck {
   int wouldStop = 0;  // variants racing would have stopped as dominated
   int falseStops = 0; // of them, faster beyond the band than the front
   int withinBand = 0; // of them, on the strict front but inside the band
+  /// Of them, on the strict front only by a reading of another child: a
+  /// fully measured variant has its error and static cost (the same
+  /// computation, e.g. an edit that changes nothing the run reads), and
+  /// stands for it on the front.
+  int twins = 0;
 };
+
+std::string outDirOf(const std::string &workload, bool racing, int seed) {
+  return "/tmp/gevo-bench-racing/" +
+         std::string(llvm::StringRef(workload).rsplit('/').second) +
+         (racing ? "-on-" : "-off-") + std::to_string(seed);
+}
+
+void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
+  row["would_stop"] = check.wouldStop;
+  row["false_stops"] = check.falseStops;
+  row["within_band"] = check.withinBand;
+  row["twins"] = check.twins;
+}
 
 DryRunCheck checkDryRun(const std::string &outDir,
                         const gevo::Measurement &baseline) {
@@ -84,6 +107,16 @@ DryRunCheck checkDryRun(const std::string &outDir,
       if (other != &m)
         others.push_back({other->error(), other->runtimeRatio});
     double toBeat = gevo::ratioToBeat(others, m.error());
+    if (m.runtimeRatio >= toBeat)
+      continue;
+    bool twin = false;
+    for (const gevo::Measurement *other : full)
+      twin |= other != &m && other->error() == m.error() &&
+              other->staticCost == m.staticCost;
+    if (twin) {
+      ++check.twins;
+      continue;
+    }
     check.falseStops += m.runtimeRatio * (1 + kBand) < toBeat;
     check.withinBand +=
         m.runtimeRatio < toBeat && m.runtimeRatio * (1 + kBand) >= toBeat;
@@ -117,9 +150,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
                                     ? gevo::Schedule::Generational
                                     : gevo::Schedule::Steady;
   }
-  config.outDir = "/tmp/gevo-bench-racing/" +
-                  std::string(llvm::StringRef(workload).rsplit('/').second) +
-                  (racing ? "-on-" : "-off-") + std::to_string(seed);
+  config.outDir = outDirOf(workload, racing, seed);
   const gevo::SearchResult r = gevo::pairedSearchOrExit(config);
   double rate = gevo::evaluationsPerSecond(r);
   std::pair<int, int> raced = racedCounts(config.outDir);
@@ -140,9 +171,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   DryRunCheck check;
   if (!racing) {
     check = checkDryRun(config.outDir, r.baseline);
-    row["would_stop"] = check.wouldStop;
-    row["false_stops"] = check.falseStops;
-    row["within_band"] = check.withinBand;
+    putCheck(row, check);
   }
   std::printf("%-28s seed %d %-7s %6lld evaluations in %5.0f s (%.2f/s), %d "
               "stopped dominated, %d entered early, hypervolume %.4f",
@@ -150,11 +179,64 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
               static_cast<long long>(r.counts.evaluations), r.searchSeconds,
               rate, raced.first, raced.second, volume);
   if (!racing)
-    std::printf(", racing would stop %d: %d false stops, %d inside the band",
-                check.wouldStop, check.falseStops, check.withinBand);
+    std::printf(", racing would stop %d: %d false stops, %d inside the "
+                "band, %d twins",
+                check.wouldStop, check.falseStops, check.withinBand,
+                check.twins);
   std::printf("\n");
   std::fflush(stdout);
   return row;
+}
+
+absl::StatusOr<llvm::json::Value> readJson(const std::string &path) {
+  absl::StatusOr<std::string> text = gevo::readFile(path, "JSON file");
+  if (!text.ok())
+    return text.status();
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(*text);
+  if (!value)
+    return absl::InvalidArgumentError(path + ": " +
+                                      llvm::toString(value.takeError()));
+  return std::move(*value);
+}
+
+/// The unmodified program as a finished run's run.json holds it.
+absl::StatusOr<gevo::Measurement> runBaseline(const std::string &dir) {
+  absl::StatusOr<llvm::json::Value> run = readJson(dir + "/run.json");
+  if (!run.ok())
+    return run.status();
+  const llvm::json::Object *object = run->getAsObject();
+  const llvm::json::Value *baseline =
+      object ? object->get("baseline") : nullptr;
+  if (!baseline)
+    return absl::InvalidArgumentError(dir + "/run.json: no baseline");
+  return gevo::parseMeasurementJson(llvm::formatv("{0}", *baseline).str());
+}
+
+/// --recheck: the dry-run checks of the runs `json` lists, made again from
+/// their run directories (still in /tmp) with this binary's check.
+int recheck() {
+  absl::StatusOr<llvm::json::Value> figures = readJson(json);
+  if (!figures.ok() || !figures->getAsObject())
+    return gevo::reportBadInput(json + ": cannot read the figures");
+  llvm::json::Array *runs = figures->getAsObject()->getArray("runs");
+  if (!runs)
+    return gevo::reportBadInput(json + ": no runs");
+  for (llvm::json::Value &value : *runs) {
+    llvm::json::Object *row = value.getAsObject();
+    if (!row || row->getBoolean("racing").value_or(true))
+      continue;
+    std::string dir = outDirOf(row->getString("workload").value_or("").str(),
+                               false, int(row->getInteger("seed").value_or(0)));
+    absl::StatusOr<gevo::Measurement> baseline = runBaseline(dir);
+    if (!baseline.ok())
+      return gevo::reportBadInput(std::string(baseline.status().message()));
+    putCheck(*row, checkDryRun(dir, *baseline));
+  }
+  if (absl::Status s =
+          gevo::writeFigures(json, std::move(*figures->getAsObject()));
+      !s.ok())
+    return gevo::reportBadInput(std::string(s.message()));
+  return 0;
 }
 
 } // namespace
@@ -168,6 +250,8 @@ int main(int argc, char **argv) {
       "checks its decisions) and of racing on with --schedule, per workload "
       "and "
       "seed.\n");
+  if (recheckOnly)
+    return recheck();
   absl::StatusOr<double> budgetSeconds = gevo::parseDuration(budget);
   if (!budgetSeconds.ok())
     return gevo::reportBadInput(std::string(budgetSeconds.status().message()));

@@ -160,6 +160,8 @@ private:
     request.run.scoreTest = job.scoreTest;
     request.maxSeconds = job.maxSeconds;
     request.run.interleavedPairs = job.interleavedPairs;
+    request.run.race = job.race;
+    request.run.race.referenceMs = bench.baseline().medianRunMs;
     pool.setLimits(bench.limitsFor(request));
     double reference = job.referenceRunMs;
     bool keep = job.key.empty();

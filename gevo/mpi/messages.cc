@@ -36,6 +36,44 @@ std::string printJson(llvm::json::Value value) {
 
 } // namespace
 
+std::string encodeRace(const RacePlan &plan) {
+  // margin,noise,z,band,max-error,dry-run, then ,error:ratio:static-cost
+  // per front member (a metadata value holds no space).
+  std::string text =
+      absl::StrFormat("%.17g,%.17g,%.17g,%.17g,%.17g,%d",
+                      plan.firstReadingMargin, plan.pairNoise, plan.confidenceZ,
+                      plan.band, plan.maxError, plan.dryRun ? 1 : 0);
+  for (const FrontPoint &point : plan.front)
+    absl::StrAppend(&text, absl::StrFormat(",%.17g:%.17g:%.17g", point.error,
+                                           point.ratio, point.staticCost));
+  return text;
+}
+
+bool decodeRace(const std::string &text, RacePlan &plan) {
+  std::vector<std::string> words = absl::StrSplit(text, ',');
+  int dryRun = 0;
+  if (words.size() < 6 ||
+      !absl::SimpleAtod(words[0], &plan.firstReadingMargin) ||
+      !absl::SimpleAtod(words[1], &plan.pairNoise) ||
+      !absl::SimpleAtod(words[2], &plan.confidenceZ) ||
+      !absl::SimpleAtod(words[3], &plan.band) ||
+      !absl::SimpleAtod(words[4], &plan.maxError) ||
+      !absl::SimpleAtoi(words[5], &dryRun))
+    return false;
+  plan.dryRun = dryRun != 0;
+  plan.front.clear();
+  for (size_t i = 6; i < words.size(); ++i) {
+    std::vector<std::string> parts = absl::StrSplit(words[i], ':');
+    FrontPoint point;
+    if (parts.size() != 3 || !absl::SimpleAtod(parts[0], &point.error) ||
+        !absl::SimpleAtod(parts[1], &point.ratio) ||
+        !absl::SimpleAtod(parts[2], &point.staticCost))
+      return false;
+    plan.front.push_back(point);
+  }
+  return !plan.front.empty();
+}
+
 std::string encodeJob(uint64_t id, const RemoteJob &job) {
   Patch patch;
   // A patch names a model: a job rank 0 did not build names none (zeros)
@@ -50,6 +88,8 @@ std::string encodeJob(uint64_t id, const RemoteJob &job) {
        {"max_seconds", absl::StrFormat("%.17g", job.maxSeconds)},
        {"reference_run_ms", absl::StrFormat("%.17g", job.referenceRunMs)},
        {"pairs", absl::StrCat(job.interleavedPairs)}});
+  if (job.race.enabled())
+    patch.metadata.push_back({"race", encodeRace(job.race)});
   for (const Edit &edit : job.edits)
     patch.addEdit(edit);
   return printPatch(patch);
@@ -80,6 +120,8 @@ decodeJob(const std::string &text) {
     else if (key == "pairs")
       ok = absl::SimpleAtoi(value, &job.interleavedPairs) &&
            job.interleavedPairs >= 0;
+    else if (key == "race")
+      ok = decodeRace(value, job.race);
     if (!ok)
       return absl::InvalidArgumentError(
           absl::StrCat("job: bad ", key, "=", value));

@@ -36,6 +36,12 @@ enum MpiTag : int {
 
 /// A job as patch text: `meta job=N score_test=0|1 max_seconds=S
 /// reference_run_ms=R` over the edits, the key as the patch's model.
+/// A race plan (gevo/eval/race.h) as one line of a job's metadata, and
+/// back (false: malformed). The reference run time is left out: each rank
+/// reads a first run against its own unmodified program.
+std::string encodeRace(const RacePlan &plan);
+bool decodeRace(const std::string &text, RacePlan &plan);
+
 std::string encodeJob(uint64_t id, const RemoteJob &job);
 absl::StatusOr<std::pair<uint64_t, RemoteJob>>
 decodeJob(const std::string &text);

@@ -59,6 +59,36 @@ TEST(Messages, JobRankZeroDidNotBuildComesBackWithoutKey) {
   EXPECT_EQ(decodeJob(encodeJob(6, job))->second.key, job.key);
 }
 
+TEST(Messages, JobCarriesItsRacePlanExactly) {
+  RemoteJob job;
+  job.edits = {edit("constant @main/arith.constant#0~c99c2014 = 0.001")};
+  job.interleavedPairs = 5;
+  job.race.front = {{0.1, 1.0, 1e9}, {0.3, 0.123456789012345678, 0}};
+  job.race.firstReadingMargin = 0.5;
+  job.race.pairNoise = 0.0173;
+  job.race.maxError = 0.35;
+  job.race.dryRun = true;
+  job.race.referenceMs = 7; // each rank reads against its own
+  absl::StatusOr<std::pair<uint64_t, RemoteJob>> back =
+      decodeJob(encodeJob(9, job));
+  ASSERT_TRUE(back.ok()) << back.status();
+  const RacePlan &race = back->second.race;
+  ASSERT_EQ(race.front.size(), 2u);
+  EXPECT_EQ(race.front[1].ratio, job.race.front[1].ratio);
+  EXPECT_EQ(race.front[0].staticCost, 1e9);
+  EXPECT_EQ(race.pairNoise, 0.0173);
+  EXPECT_EQ(race.maxError, 0.35);
+  EXPECT_TRUE(race.dryRun);
+  EXPECT_EQ(race.referenceMs, 0);
+  // No racing: no plan travels, and a malformed one is an error.
+  EXPECT_FALSE(decodeJob(encodeJob(10, RemoteJob{}))->second.race.enabled());
+  std::string text = encodeJob(11, job);
+  size_t at = text.find("race=");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.insert(at + 5, "x");
+  EXPECT_FALSE(decodeJob(text).ok());
+}
+
 TEST(Messages, JobWithoutIdIsRejected) {
   std::string text = encodeJob(7, RemoteJob{"0123456789abcdef"});
   size_t at = text.find("job=7");

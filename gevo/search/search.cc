@@ -35,32 +35,7 @@
 
 namespace gevo {
 
-absl::Status SearchRun::prepare(bool resume) {
-  GEVO_ASSIGN_OR_RETURN(spec, loadWorkloadSpec(config.workloadPath));
-  objectives = config.objectives.empty() ? spec.objectives : config.objectives;
-  GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
-  GEVO_RETURN_IF_ERROR(checkSettings(config));
-  GEVO_ASSIGN_OR_RETURN(bench, Workbench::create(spec, config.workbench));
-  bench->setRemote(remote);
-  config.workbench.workers = bench->workers();
-  GEVO_RETURN_IF_ERROR(dir.create());
-  bool hasRun = dir.hasCheckpoint();
-  if (hasRun && !resume)
-    return absl::AlreadyExistsError(
-        absl::StrCat(config.outDir,
-                     ": holds a search run already; continue it with --resume=",
-                     config.outDir, " or choose another --out"));
-  if (resume && !hasRun)
-    return absl::NotFoundError(
-        absl::StrCat(config.outDir, ": no checkpoint.json to resume from"));
-  GEVO_RETURN_IF_ERROR(bench->cache().open(dir.cachePath()));
-  if (!config.importCache.empty())
-    GEVO_RETURN_IF_ERROR(bench->cache().import(config.importCache));
-  // Before the algorithm: its bounds are relative to the unmodified
-  // program's error.
-  if (!quiet)
-    progress.phase("measuring the unmodified program");
-  GEVO_RETURN_IF_ERROR(measureUnmodified());
+void SearchRun::buildAlgorithm() {
   MutationOptions mutation;
   mutation.kinds = config.mutation.operators;
   mutation.functions = config.mutation.functions;
@@ -90,6 +65,35 @@ absl::Status SearchRun::prepare(bool resume) {
     return all;
   };
   algorithm = makeAlgorithm(context);
+}
+
+absl::Status SearchRun::prepare(bool resume) {
+  GEVO_ASSIGN_OR_RETURN(spec, loadWorkloadSpec(config.workloadPath));
+  objectives = config.objectives.empty() ? spec.objectives : config.objectives;
+  GEVO_RETURN_IF_ERROR(checkObjectives(objectives));
+  GEVO_RETURN_IF_ERROR(checkSettings(config));
+  GEVO_ASSIGN_OR_RETURN(bench, Workbench::create(spec, config.workbench));
+  bench->setRemote(remote);
+  config.workbench.workers = bench->workers();
+  GEVO_RETURN_IF_ERROR(dir.create());
+  bool hasRun = dir.hasCheckpoint();
+  if (hasRun && !resume)
+    return absl::AlreadyExistsError(
+        absl::StrCat(config.outDir,
+                     ": holds a search run already; continue it with --resume=",
+                     config.outDir, " or choose another --out"));
+  if (resume && !hasRun)
+    return absl::NotFoundError(
+        absl::StrCat(config.outDir, ": no checkpoint.json to resume from"));
+  GEVO_RETURN_IF_ERROR(bench->cache().open(dir.cachePath()));
+  if (!config.importCache.empty())
+    GEVO_RETURN_IF_ERROR(bench->cache().import(config.importCache));
+  // Before the algorithm: its bounds are relative to the unmodified
+  // program's error.
+  if (!quiet)
+    progress.phase("measuring the unmodified program");
+  GEVO_RETURN_IF_ERROR(measureUnmodified());
+  buildAlgorithm();
   if (resume) {
     GEVO_ASSIGN_OR_RETURN(std::string text, dir.readCheckpoint());
     GEVO_ASSIGN_OR_RETURN(state,

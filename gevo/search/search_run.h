@@ -52,6 +52,9 @@ private:
   /// Loads the workload, measures the unmodified program and makes the
   /// algorithm (its bounds are relative to that measurement).
   absl::Status prepare(bool resume);
+  /// Variation, the algorithm and its context, with the bounds relative to
+  /// the measured unmodified program's error.
+  void buildAlgorithm();
   /// The evaluator over the measured unmodified program (racing's front
   /// starts with it).
   absl::Status startEvaluator();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gevo/eval/measurement.h"
+#include "gevo/eval/race.h"
 #include "gevo/ir/edit.h"
 
 namespace gevo {
@@ -41,6 +42,10 @@ struct RemoteJob {
   /// in the remote side's child (RunRequest::interleavedPairs); the ratio
   /// comes back as measured there.
   int interleavedPairs = 0;
+  /// Racing (gevo/eval/race.h) with the pairs: the front the variant must
+  /// reach; the remote side reads the first run against its own unmodified
+  /// program (RacePlan::referenceMs is its own).
+  RacePlan race = {};
 };
 
 /// What comes back for one job.

@@ -181,9 +181,7 @@ std::vector<MeasuredVariant> Workbench::measure(
     };
     if (useRemote) {
       remote->submit(
-          RemoteJob{key, variant.edits, request.run.scoreTest,
-                    request.maxSeconds, baselineMeasurement.medianRunMs,
-                    request.run.interleavedPairs},
+          remoteJob(key, variant.edits, request),
           [done](RemoteResult result) { done(std::move(result.measurement)); });
       continue;
     }
@@ -223,6 +221,22 @@ Workbench::AgainstUnmodified Workbench::measureAgainstUnmodified(
     result.variants.push_back(combined(i));
   result.unmodified = combined(lists.size());
   return result;
+}
+
+} // namespace gevo
+
+namespace gevo {
+
+RemoteJob Workbench::remoteJob(std::string key, std::vector<Edit> edits,
+                               const BatchRequest &request) const {
+  RemoteJob job{std::move(key),
+                std::move(edits),
+                request.run.scoreTest,
+                request.maxSeconds,
+                baselineMeasurement.medianRunMs,
+                request.run.interleavedPairs};
+  job.race = request.run.race;
+  return job;
 }
 
 } // namespace gevo

@@ -172,6 +172,11 @@ public:
   int workers() const { return workerCount; }
 
 private:
+  /// The job that measures `edits` (keyed `key`, or "" for the remote side
+  /// to key) elsewhere as `request` asks, racing included.
+  RemoteJob remoteJob(std::string key, std::vector<Edit> edits,
+                      const BatchRequest &request) const;
+
   Workbench() = default;
 
   /// Whether `request`'s lists go to the remote runner unbuilt (it builds,

@@ -49,12 +49,7 @@ void Workbench::start(const std::vector<Edit> &edits,
   std::string key = variant.key;
   auto [it, first] = startedByKey.try_emplace(key);
   variant.ran = first;
-  RemoteJob job{key,
-                variant.edits,
-                request.run.scoreTest,
-                request.maxSeconds,
-                baselineMeasurement.medianRunMs,
-                request.run.interleavedPairs};
+  RemoteJob job = remoteJob(key, variant.edits, request);
   it->second.push_back({std::move(variant), std::move(done)});
   if (!first)
     return;
@@ -85,6 +80,7 @@ void Workbench::service(int maxWaitMs) {
       RunRequest run;
       run.scoreTest = back.job.scoreTest;
       run.interleavedPairs = back.job.interleavedPairs;
+      run.race = back.job.race;
       runHere(std::move(back), run);
     }
   }

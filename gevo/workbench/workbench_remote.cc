@@ -112,11 +112,7 @@ std::vector<MeasuredVariant> Workbench::measureRemotely(
         arrived(index);
       }
     };
-    remote->submit(RemoteJob{"", lists[i], request.run.scoreTest,
-                             request.maxSeconds,
-                             baselineMeasurement.medianRunMs,
-                             request.run.interleavedPairs},
-                   done);
+    remote->submit(remoteJob("", lists[i], request), done);
   }
   for (RemoteRunner::Returned &back : remote->wait())
     runHere(std::move(back), request.run);
@@ -164,10 +160,7 @@ void Workbench::startRemotely(const std::vector<Edit> &edits,
       member.done(std::move(member.variant));
     }
   };
-  remote->submit(RemoteJob{"", edits, request.run.scoreTest, request.maxSeconds,
-                           baselineMeasurement.medianRunMs,
-                           request.run.interleavedPairs},
-                 finished);
+  remote->submit(remoteJob("", edits, request), finished);
 }
 
 } // namespace gevo
