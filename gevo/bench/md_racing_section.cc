@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_format.h"
 #include "gevo/bench/benchmarks_md.h"
+#include "gevo/support/median.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo::bench_md {
@@ -40,14 +41,6 @@ std::map<std::string, RacingPair> pairsOf(const Object *o) {
                                                : pairs[key].off) = r;
     }
   return pairs;
-}
-
-double medianOf(std::vector<double> values) {
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 void racingIntro(std::ostringstream &md, const Object *o) {
@@ -117,7 +110,7 @@ void racing(std::ostringstream &md) {
         int(num(pair.off, "false_stops")), int(num(pair.off, "within_band")),
         int(num(pair.off, "twins")));
   }
-  double rate = medianOf(rates), volume = medianOf(volumes);
+  double rate = median(rates), volume = median(volumes);
   bool thirtyMinutes = str(o, "budget") == "30m";
   bool met = rate >= 5 && volume >= 1 && falseStops == 0 && thirtyMinutes &&
              rates.size() >= 3;

@@ -39,12 +39,4 @@ scoreLogits(const HostTensor &logits, const std::vector<int32_t> &labels,
   return score;
 }
 
-double median(std::vector<double> values) {
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 } // namespace gevo

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "gevo/eval/host_tensor.h"
+#include "gevo/support/median.h"
 
 namespace gevo {
 
@@ -30,9 +31,6 @@ struct ClassificationScore {
 absl::StatusOr<ClassificationScore>
 scoreLogits(const HostTensor &logits, const std::vector<int32_t> &labels,
             int64_t numClasses);
-
-/// The median of `values` (mean of the two middle ones for an even count).
-double median(std::vector<double> values);
 
 } // namespace gevo
 

@@ -8,18 +8,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "gevo/support/median.h"
 
 namespace gevo {
-namespace {
-
-double medianOf(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-} // namespace
-
 double ratioToBeat(const std::vector<FrontPoint> &front, double error) {
   double best = std::numeric_limits<double>::infinity();
   for (const FrontPoint &point : front)
@@ -52,7 +43,7 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
                        const std::vector<double> &ratios) {
   if (!plan.enabled() || ratios.empty())
     return PairVerdict::Undecided;
-  double estimate = medianOf(ratios);
+  double estimate = median(ratios);
   double halfWidth = plan.confidenceZ * plan.pairNoise /
                      std::sqrt(static_cast<double>(ratios.size()));
   double toBeat = ratioToBeat(plan.front, error);
