@@ -78,9 +78,9 @@ cat >"$tmp/results/safety_refusals.json" <<'JSON'
 JSON
 cat >"$tmp/results/steady_state.json" <<'JSON'
 {"budget": "5m", "workers": 2, "runs": [
- {"workload": "testdata/fashion_mlp_train_generated", "seed": 1, "schedule": "generational",
+ {"workload": "testdata/fashion_mlp_train", "seed": 1, "schedule": "generational",
   "evaluations_per_s": 0.5, "hypervolume": 0.4},
- {"workload": "testdata/fashion_mlp_train_generated", "seed": 1, "schedule": "steady",
+ {"workload": "testdata/fashion_mlp_train", "seed": 1, "schedule": "steady",
   "evaluations_per_s": 0.6, "hypervolume": 0.42, "checkpoint_ms": 3.25},
  {"workload": "testdata/digits_mlp_train", "seed": 1, "schedule": "steady",
   "evaluations_per_s": 1.9, "hypervolume": 0.3},
@@ -113,7 +113,7 @@ grep -q '^- (a) unsafe, a loop.s step must be positive; the sandbox ran it ok as
 grep -q '^- (b) false refusal: not proven safe: @main/tensor.extract#0~1: index 0 is in \[0, 400\]' <<<"$md" ||
   fail "false refusal line missing"
 grep -q '^\*\*Goal missed\*\*: 0 accepted mutants' <<<"$md" || fail "a false refusal does not miss the goal"
-grep -q '| testdata/fashion_mlp_train_generated seed 1 | 0.500 | 0.600 | 1.20x | 0.4000 | 0.4200 | 1.050 |' <<<"$md" ||
+grep -q '| testdata/fashion_mlp_train seed 1 | 0.500 | 0.600 | 1.20x | 0.4000 | 0.4200 | 1.050 |' <<<"$md" ||
   fail "steady-state fashion row missing"
 grep -q '| testdata/digits_mlp_train seed 1 | 2.000 | 1.900 | 0.95x |' <<<"$md" || fail "steady-state digits row missing"
 grep -q "Goal missed\*\*: on Fashion 1.20x .* front at least as good; digits' evaluations/s lower" <<<"$md" ||

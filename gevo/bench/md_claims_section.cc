@@ -354,7 +354,7 @@ void importedClaims(std::ostringstream &md) {
         "-- --claims=testdata/fashion_cnn_onnx:prediction --budget=20m "
         "--seeds=1 --max-accuracy-loss=0.01 --workers=N --json=bench-results/"
         "fashion_cnn_claims.json` and `... --claims=testdata/"
-        "fashion_mlp_train_generated:training --budget=30m --seeds=1 "
+        "fashion_mlp_train:training --budget=30m --seeds=1 "
         "--workers=N --json=bench-results/fashion_train_claims.json`, each "
         "with the workers its line below names (the CNN's with 2 on a machine "
         "shared with builds; the training's with 1, beside another search)"

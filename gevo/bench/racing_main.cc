@@ -38,7 +38,7 @@ cl::opt<std::string>
               cl::desc("Comma-separated workloads (default: the generated "
                        "Fashion MLP training, 784-128-10 on 6 000 rows, a "
                        "heavy workload)"),
-              cl::init("testdata/fashion_mlp_train_generated"),
+              cl::init("testdata/fashion_mlp_train"),
               cl::cat(category));
 cl::opt<std::string> budget("budget",
                             cl::desc("Budget of each search (default 5m)"),

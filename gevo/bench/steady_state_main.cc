@@ -31,7 +31,7 @@ cl::opt<std::string> workloads(
     "workloads",
     cl::desc("Comma-separated workloads (default: the generated Fashion MLP "
              "training, a heavy workload, and the digits MLP training)"),
-    cl::init("testdata/fashion_mlp_train_generated,testdata/digits_mlp_train"),
+    cl::init("testdata/fashion_mlp_train,testdata/digits_mlp_train"),
     cl::cat(category));
 cl::opt<std::string> budget("budget",
                             cl::desc("Budget of each search (default 5m)"),

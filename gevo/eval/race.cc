@@ -31,9 +31,11 @@ std::string beatenAfterFirstRun(const RacePlan &plan, double error,
     return "first run slower than a member at least as accurate";
   if (plan.staticCost <= 0)
     return "";
+  // Same static cost: the same work, which a reading about as fast as the
+  // member's will not make faster (more work may still run faster).
   for (const FrontPoint &point : plan.front)
     if (point.error <= error && point.staticCost > 0 &&
-        plan.staticCost >= (1 - plan.band) * point.staticCost &&
+        plan.staticCost == point.staticCost &&
         ratio >= (1 - plan.staticReadingSlack) * point.ratio)
       return "no cheaper than a member at least as accurate";
   return "";
@@ -44,8 +46,18 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
   if (!plan.enabled() || ratios.empty())
     return PairVerdict::Undecided;
   double estimate = median(ratios);
-  double halfWidth = plan.confidenceZ * plan.pairNoise /
-                     std::sqrt(static_cast<double>(ratios.size()));
+  // The noise is the search's pooled estimate, or this variant's own spread
+  // when its pairs scatter more (short runs do, and the pool is mostly long
+  // runs).
+  double noise = plan.pairNoise;
+  if (ratios.size() >= 2 && estimate > 0) {
+    std::vector<double> deviations;
+    for (double ratio : ratios)
+      deviations.push_back(std::abs(ratio - estimate));
+    noise = std::max(noise, median(deviations) / estimate / 0.6745);
+  }
+  double halfWidth =
+      plan.confidenceZ * noise / std::sqrt(static_cast<double>(ratios.size()));
   double toBeat = ratioToBeat(plan.front, error);
   // Even at the fast end of its interval it is not faster than the member
   // by more than the band: dominated.
@@ -65,7 +77,14 @@ std::string enteredAfterPairs(int pairs) {
 }
 
 bool stoppedDominated(const std::string &raced) {
-  return raced == kRacedAfterFirstRun || absl::StartsWith(raced, "pairs:");
+  return raced == kRacedAfterFirstRun || raced == kRacedAtRunLimit ||
+         absl::StartsWith(raced, "pairs:");
+}
+
+double RacePlan::runLimitMs() const {
+  if (!enabled() || runLimitRatio <= 0 || referenceMs <= 0)
+    return 0;
+  return std::max(kMinRunLimitMs, runLimitRatio * referenceMs);
 }
 
 std::vector<FrontPoint> nonDominated(std::vector<FrontPoint> points) {

@@ -50,12 +50,17 @@ struct RacePlan {
   /// a variant stops after its first run whatever its time. <= 0: none.
   double maxError = 0;
   /// This variant's static cost (0: unknown). A variant whose first run is
-  /// not clearly faster than a member at least as accurate and no cheaper
-  /// by this estimate stops after that run (same work, same time).
+  /// not clearly faster than a member at least as accurate with the same
+  /// static cost stops after that run (same work, same time).
   double staticCost = 0;
   /// How much faster than such a member the first reading may be and the
   /// static-cost rule still apply.
   double staticReadingSlack = 0.1;
+  /// The first run ends the variant once it has taken this many times
+  /// referenceMs (RacePlan::runLimitMs): slower than the hypervolume's
+  /// reference point, it adds nothing to the front's hypervolume whatever
+  /// its error. 0: no limit but the sandbox's time limit.
+  double runLimitRatio = 0;
   /// Decide but do not stop: every run is made and the measurement says
   /// where racing would have stopped it (Measurement::wouldRace), so a
   /// benchmark can check that no variant it stops would have entered the
@@ -63,7 +68,17 @@ struct RacePlan {
   bool dryRun = false;
 
   bool enabled() const { return !front.empty(); }
+  /// The first run's limit in CPU ms (0: none); never below kMinRunLimitMs,
+  /// since a short program's first run reads several times its steady time.
+  double runLimitMs() const;
 };
+
+/// The run-time ratio of the hypervolume's reference point (the search
+/// normalises run time by twice the unmodified program's).
+inline constexpr double kHypervolumeRatio = 2;
+inline constexpr double kMinRunLimitMs = 50;
+/// How a child stopped at RacePlan::runLimitMs ends (sandbox exit code).
+inline constexpr int kRunLimitExitCode = 88;
 
 /// The smallest ratio of a front member at least as accurate as `error`;
 /// infinity when none is (the variant would enter the front however slow).
@@ -86,12 +101,15 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
 
 /// How much of a variant was measured, as Measurement::raced holds it:
 /// "" (fully), "first_run" (stopped, dominated, after one untimed-against
-/// run), "pairs:N" (stopped, dominated, after N pairs) or "enters:N" (timing
-/// stopped after N pairs because nothing measured dominates it: its ratio
-/// is those pairs').
+/// run), "run_limit" (ended during its first run, at RacePlan::runLimitMs),
+/// "pairs:N" (stopped, dominated, after N pairs) or "enters:N" (timing stopped
+/// after N pairs because nothing measured dominates it: its ratio is those
+/// pairs').
 std::string racedAfterPairs(int pairs);
 std::string enteredAfterPairs(int pairs);
 inline constexpr char kRacedAfterFirstRun[] = "first_run";
+/// Stopped during its first run at RacePlan::runLimitMs (a timeout).
+inline constexpr char kRacedAtRunLimit[] = "run_limit";
 /// Whether `raced` says the variant stopped because it was dominated (it
 /// then never counts as a front member).
 bool stoppedDominated(const std::string &raced);

@@ -61,8 +61,11 @@ TEST(Race, NoCheaperThanAMoreAccurateMemberStopsAfterTheFirstRun) {
   EXPECT_NE(beatenAfterFirstRun(plan, 0.12, 0.95), ""); // within the slack
   // A reading far faster than the estimate says: timed, not trusted away.
   EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 0.8), "");
-  // Cheaper by more than the band: timed.
+  // Cheaper: timed.
   plan.staticCost = 900;
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 1.0), "");
+  // More work: timed too (more work can still run faster).
+  plan.staticCost = 1200;
   EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 1.0), "");
   // More accurate than the member: timed.
   plan.staticCost = 1000;
@@ -92,6 +95,22 @@ TEST(Race, PairsDecideOnceTheIntervalClearsTheBand) {
   EXPECT_EQ(judgePairs(plan, 0.08, {3, 3}), PairVerdict::Enters);
   // The median decides, so one slow pair does not.
   EXPECT_EQ(judgePairs(plan, 0.12, {0.8, 2.0, 0.8}), PairVerdict::Enters);
+  // Pairs that scatter more than the pooled noise say (a short program's):
+  // their own spread widens the interval, and x1.15 is not yet dominated.
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.15, 1.15}), PairVerdict::Dominated);
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.05, 1.25}), PairVerdict::Undecided);
+}
+
+TEST(Race, RunLimitFollowsTheReferenceWithAFloor) {
+  RacePlan plan = planWith({{0.10, 1.0}});
+  EXPECT_EQ(plan.runLimitMs(), 0); // no limit asked
+  plan.runLimitRatio = 2;
+  EXPECT_EQ(plan.runLimitMs(), 0); // nothing to read against
+  plan.referenceMs = 73;
+  EXPECT_DOUBLE_EQ(plan.runLimitMs(), 146);
+  plan.referenceMs = 1; // a first run reads several times a short steady run
+  EXPECT_DOUBLE_EQ(plan.runLimitMs(), kMinRunLimitMs);
+  EXPECT_TRUE(stoppedDominated(kRacedAtRunLimit));
 }
 
 TEST(Race, RacedSaysWhetherItStoppedDominated) {

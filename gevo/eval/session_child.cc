@@ -17,6 +17,7 @@
 #include "gevo/eval/child_payload.h"
 #include "gevo/eval/cpu/lowering.h"
 #include "gevo/eval/entry_signature.h"
+#include "gevo/eval/run_limit.h"
 #include "gevo/eval/timed_runs.h"
 #include "gevo/eval/variant_session.h"
 #include "gevo/eval/workload/bindings.h"
@@ -232,11 +233,17 @@ StepResult ChildRun::firstRun() {
   // until kFirstReadingMs have passed (at most three), one run on a heavy
   // program.
   constexpr double kFirstReadingMs = 50;
+  // A first run past the run limit ends the child there (a dry run only
+  // notes it).
+  double limitMs = request.race.runLimitMs();
   double readingMs = 0, spentMs = 0;
   for (int k = 0; k < 3 && spentMs < kFirstReadingMs; ++k) {
+    RunLimit limit(k == 0 ? limitMs : 0, !request.race.dryRun);
     absl::StatusOr<TimedRun> run = variant->run(*inputs);
     if (!run.ok())
       return fail(TargetStep::Run, run.status());
+    if (limit.passed())
+      stopAt(kRacedAtRunLimit); // a dry run's note
     readingMs = k == 0 ? run->ms : std::min(readingMs, run->ms);
     spentMs += run->ms;
     runs.results = std::move(run->results);

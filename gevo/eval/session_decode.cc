@@ -16,6 +16,7 @@
 #include "gevo/eval/child_payload.h"
 #include "gevo/eval/guarded_memory.h"
 #include "gevo/eval/harness.h"
+#include "gevo/eval/race.h"
 #include "gevo/eval/workload/bindings.h"
 #include "gevo/support/message_lines.h"
 #include "llvm/Support/JSON.h"
@@ -41,6 +42,14 @@ std::optional<Measurement> endingFailure(const ChildResult &result) {
   case ChildResult::Ending::ForkFailed:
     return failedMeasurement(Outcome::Crash, result.describe());
   case ChildResult::Ending::Exited:
+    if (result.exitCode == kRunLimitExitCode) {
+      Measurement m = failedMeasurement(
+          Outcome::Timeout, "stopped by racing: its first run went past the "
+                            "run limit (twice the unmodified program's time "
+                            "or more, from the front)");
+      m.raced = kRacedAtRunLimit;
+      return m;
+    }
     if (result.exitCode == kOutOfBoundsExitCode)
       return failedMeasurement(Outcome::OutOfBounds,
                                withStderr("out of bounds"));
@@ -107,7 +116,8 @@ Measurement readTimings(const llvm::json::Object &header) {
   }
   // Stopped by racing after its first run, before any pair: its ratio is
   // that run's against the parent's reading of the unmodified program.
-  if (m.runtimeRatio == 0 && m.raced == kRacedAfterFirstRun)
+  if (m.runtimeRatio == 0 &&
+      (m.raced == kRacedAfterFirstRun || m.raced == kRacedAtRunLimit))
     m.runtimeRatio = header.getNumber("first_ratio").value_or(0);
   return m;
 }

@@ -12,10 +12,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 cmp "$dir/model.mlir" testdata/digits_mlp_train_generated/model.mlir ||
   fail "testdata/digits_mlp_train_generated/model.mlir is stale"
 
-"$make_training" --workload=testdata/fashion_mlp_train_generated/training.json \
+"$make_training" --workload=testdata/fashion_mlp_train/training.json \
   -o "$dir/fashion.mlir" || fail "make_training failed on the Fashion spec"
-cmp "$dir/fashion.mlir" testdata/fashion_mlp_train_generated/model.mlir ||
-  fail "testdata/fashion_mlp_train_generated/model.mlir is stale"
+cmp "$dir/fashion.mlir" testdata/fashion_mlp_train/model.mlir ||
+  fail "testdata/fashion_mlp_train/model.mlir is stale"
 
 "$make_training" --workload=testdata/fashion_cnn_train_generated/training.json \
   -o "$dir/cnn.mlir" || fail "make_training failed on the imported CNN's spec"

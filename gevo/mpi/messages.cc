@@ -37,12 +37,13 @@ std::string printJson(llvm::json::Value value) {
 } // namespace
 
 std::string encodeRace(const RacePlan &plan) {
-  // margin,noise,z,band,max-error,dry-run, then ,error:ratio:static-cost
-  // per front member (a metadata value holds no space).
-  std::string text =
-      absl::StrFormat("%.17g,%.17g,%.17g,%.17g,%.17g,%d",
-                      plan.firstReadingMargin, plan.pairNoise, plan.confidenceZ,
-                      plan.band, plan.maxError, plan.dryRun ? 1 : 0);
+  // margin,noise,z,band,max-error,run-limit,dry-run, then
+  // ,error:ratio:static-cost per front member (a metadata value holds no
+  // space).
+  std::string text = absl::StrFormat("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d",
+                                     plan.firstReadingMargin, plan.pairNoise,
+                                     plan.confidenceZ, plan.band, plan.maxError,
+                                     plan.runLimitRatio, plan.dryRun ? 1 : 0);
   for (const FrontPoint &point : plan.front)
     absl::StrAppend(&text, absl::StrFormat(",%.17g:%.17g:%.17g", point.error,
                                            point.ratio, point.staticCost));
@@ -52,17 +53,18 @@ std::string encodeRace(const RacePlan &plan) {
 bool decodeRace(const std::string &text, RacePlan &plan) {
   std::vector<std::string> words = absl::StrSplit(text, ',');
   int dryRun = 0;
-  if (words.size() < 6 ||
+  if (words.size() < 7 ||
       !absl::SimpleAtod(words[0], &plan.firstReadingMargin) ||
       !absl::SimpleAtod(words[1], &plan.pairNoise) ||
       !absl::SimpleAtod(words[2], &plan.confidenceZ) ||
       !absl::SimpleAtod(words[3], &plan.band) ||
       !absl::SimpleAtod(words[4], &plan.maxError) ||
-      !absl::SimpleAtoi(words[5], &dryRun))
+      !absl::SimpleAtod(words[5], &plan.runLimitRatio) ||
+      !absl::SimpleAtoi(words[6], &dryRun))
     return false;
   plan.dryRun = dryRun != 0;
   plan.front.clear();
-  for (size_t i = 6; i < words.size(); ++i) {
+  for (size_t i = 7; i < words.size(); ++i) {
     std::vector<std::string> parts = absl::StrSplit(words[i], ':');
     FrontPoint point;
     if (parts.size() != 3 || !absl::SimpleAtod(parts[0], &point.error) ||

@@ -67,6 +67,7 @@ TEST(Messages, JobCarriesItsRacePlanExactly) {
   job.race.firstReadingMargin = 0.5;
   job.race.pairNoise = 0.0173;
   job.race.maxError = 0.35;
+  job.race.runLimitRatio = 2.25;
   job.race.dryRun = true;
   job.race.referenceMs = 7; // each rank reads against its own
   absl::StatusOr<std::pair<uint64_t, RemoteJob>> back =
@@ -78,6 +79,7 @@ TEST(Messages, JobCarriesItsRacePlanExactly) {
   EXPECT_EQ(race.front[0].staticCost, 1e9);
   EXPECT_EQ(race.pairNoise, 0.0173);
   EXPECT_EQ(race.maxError, 0.35);
+  EXPECT_EQ(race.runLimitRatio, 2.25);
   EXPECT_TRUE(race.dryRun);
   EXPECT_EQ(race.referenceMs, 0);
   // No racing: no plan travels, and a malformed one is an error.

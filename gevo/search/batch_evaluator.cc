@@ -70,6 +70,12 @@ RacePlan BatchEvaluator::racePlan() const {
     return plan; // not racing
   plan.front = front;
   plan.firstReadingMargin = raceMargin;
+  // Past the hypervolume's reference point, or well past the slowest
+  // member (the most accurate), a first run ends.
+  double slowest = 0;
+  for (const FrontPoint &point : front)
+    slowest = std::max(slowest, point.ratio);
+  plan.runLimitRatio = std::max(kHypervolumeRatio, (1 + raceMargin) * slowest);
   plan.dryRun = raceDryRun;
   // The first run is read against the unmodified program's time as the
   // latest paired children saw it, so that load that came up since the

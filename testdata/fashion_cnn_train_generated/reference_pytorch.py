@@ -34,7 +34,7 @@ def images(rows):
 
 def main():
     cnn = load("make_model", os.path.join(ROOT, "fashion_cnn_onnx", "make_model.py"))
-    mlp = load("mlp_reference", os.path.join(ROOT, "fashion_mlp_train_generated", "reference_pytorch.py"))
+    mlp = load("mlp_reference", os.path.join(ROOT, "fashion_mlp_train", "reference_pytorch.py"))
     spec = json.load(open(os.path.join(HERE, "training.json")))
     t = spec["training"]
     model = cnn.FashionCnn()

@@ -69,7 +69,7 @@ absl::StatusOr<std::string> generated(const std::string &path,
 TEST(TrainingFieldTest, LoadsTheProgramMakeTrainingWrites) {
   // make_training_test checks that //:make_training writes these files.
   for (const char *dir : {"testdata/digits_mlp_train_generated",
-                          "testdata/fashion_mlp_train_generated",
+                          "testdata/fashion_mlp_train",
                           "testdata/fashion_cnn_train_generated"}) {
     SourceForm form = SourceForm::Linalg;
     absl::StatusOr<std::string> text =

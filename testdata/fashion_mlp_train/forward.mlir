@@ -1,4 +1,4 @@
-// fashion_mlp_train_generated/forward.mlir
+// fashion_mlp_train/forward.mlir
 //
 // A 784 -> 128 ReLU -> 10 MLP for Fashion-MNIST, written as the ONNX importer
 // writes two Gemms (matmul into zeros, broadcast bias add). The weights are

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Trains fashion_mlp_train_generated's model by hand in PyTorch (not CI).
+"""Trains fashion_mlp_train's model by hand in PyTorch (not CI).
 
 The same model (784 -> 128 ReLU -> 10), initial weights (the generator's hash,
 computed here in float32), data (the first 6 000 training rows, validation
@@ -7,7 +7,7 @@ t10k[0:1000], test t10k[1000:2000], pixels / 255), row order (the seeded
 permutation per epoch) and hyper-parameters (read from training.json) as the
 generated program, then prints both accuracies. Run:
 
-    /usr/bin/python3 testdata/fashion_mlp_train_generated/reference_pytorch.py
+    /usr/bin/python3 testdata/fashion_mlp_train/reference_pytorch.py
 """
 import gzip
 import json
