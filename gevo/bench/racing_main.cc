@@ -21,6 +21,7 @@
 
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/figures.h"
+#include "gevo/bench/racing_sample.h"
 #include "gevo/eval/race.h"
 #include "gevo/search/search.h"
 #include "gevo/support/tool_errors.h"
@@ -38,8 +39,7 @@ cl::opt<std::string>
               cl::desc("Comma-separated workloads (default: the generated "
                        "Fashion MLP training, 784-128-10 on 6 000 rows, a "
                        "heavy workload)"),
-              cl::init("testdata/fashion_mlp_train"),
-              cl::cat(category));
+              cl::init("testdata/fashion_mlp_train"), cl::cat(category));
 cl::opt<std::string> budget("budget",
                             cl::desc("Budget of each search (default 5m)"),
                             cl::init("5m"), cl::cat(category));
@@ -55,6 +55,12 @@ cl::opt<bool> recheckOnly(
     cl::desc("Run no search: make the dry-run checks of the runs --json lists "
              "again from their run directories (still in /tmp) and rewrite it"),
     cl::init(false), cl::cat(category));
+cl::opt<int> sampleSize(
+    "sample",
+    cl::desc("After each racing search, measure fully this many of the "
+             "variants it stopped (those whose reading came nearest to the "
+             "front) against its re-measured front (default 30; 0: none)"),
+    cl::init(30), cl::cat(category));
 cl::opt<std::string> json("json", cl::desc("Write the figures here"),
                           cl::init("bench-results/racing.json"),
                           cl::cat(category));
@@ -173,6 +179,14 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
     check = checkDryRun(config.outDir, r.baseline);
     putCheck(row, check);
   }
+  gevo::StoppedSample sample;
+  if (racing && sampleSize > 0) {
+    sample = gevo::checkStoppedSample(r, config.outDir, sampleSize,
+                                      config.pairedRuns * 2);
+    row["sample_measured"] = sample.measured;
+    row["sample_false_stops"] = sample.falseStops;
+    row["sample_within_band"] = sample.withinBand;
+  }
   std::printf("%-28s seed %d %-7s %6lld evaluations in %5.0f s (%.2f/s), %d "
               "stopped dominated, %d entered early, hypervolume %.4f",
               workload.c_str(), seed, racing ? "racing" : "issue's",
@@ -183,6 +197,10 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
                 "band, %d twins",
                 check.wouldStop, check.falseStops, check.withinBand,
                 check.twins);
+  else if (sampleSize > 0)
+    std::printf(", %d stopped measured fully: %d false stops, %d inside the "
+                "band",
+                sample.measured, sample.falseStops, sample.withinBand);
   std::printf("\n");
   std::fflush(stdout);
   return row;

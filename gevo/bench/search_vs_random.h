@@ -38,6 +38,8 @@ struct Run {
   std::string directory;
   double baselineMs = 0;
   int64_t evaluations = 0, remeasured = 0;
+  /// Evaluations racing cut short (EvaluationCounts::raced).
+  int64_t raced = 0;
   std::vector<gevo::RatioPoint> points;
   double hypervolume = 0;
   int64_t toTarget = 0;

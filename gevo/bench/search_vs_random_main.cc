@@ -217,6 +217,7 @@ absl::Status searchBoth(const gevo::SearchConfig &base, const Workload &w,
     runs[a].baselineMs = result->baseline.medianRunMs;
     runs[a].evaluations = result->counts.evaluations;
     runs[a].remeasured = result->counts.remeasured;
+    runs[a].raced = result->counts.raced;
   }
   return absl::OkStatus();
 }

@@ -46,6 +46,7 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
   if (!plan.enabled() || ratios.empty())
     return PairVerdict::Undecided;
   double estimate = median(ratios);
+  auto pairs = static_cast<double>(ratios.size());
   // The noise is the search's pooled estimate, or this variant's own spread
   // when its pairs scatter more (short runs do, and the pool is mostly long
   // runs).
@@ -56,17 +57,24 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
       deviations.push_back(std::abs(ratio - estimate));
     noise = std::max(noise, median(deviations) / estimate / 0.6745);
   }
-  double halfWidth =
-      plan.confidenceZ * noise / std::sqrt(static_cast<double>(ratios.size()));
-  double toBeat = ratioToBeat(plan.front, error);
-  // Even at the fast end of its interval it is not faster than the member
-  // by more than the band: dominated.
-  if (estimate * (1 - halfWidth) * (1 + plan.band) >= toBeat)
+  bool dominated = false, clearsEvery = true;
+  for (const FrontPoint &member : plan.front) {
+    if (member.error > error)
+      continue;
+    // The difference of two estimates: the member's pairs are noisy too.
+    double variance = noise * noise / pairs;
+    if (member.pairs > 0)
+      variance += plan.pairNoise * plan.pairNoise / member.pairs;
+    double halfWidth = plan.confidenceZ * std::sqrt(variance);
+    // Even at the fast end of the interval not faster than the member by
+    // more than the band: dominated.
+    dominated |= estimate * (1 - halfWidth) * (1 + plan.band) >= member.ratio;
+    // Even at the slow end faster than the member by more than the band.
+    clearsEvery &= estimate * (1 + halfWidth) * (1 + plan.band) < member.ratio;
+  }
+  if (dominated)
     return PairVerdict::Dominated;
-  // Even at the slow end it is faster than every member at least as
-  // accurate by more than the band: on the front.
-  if (static_cast<int>(ratios.size()) >= plan.minPairs &&
-      estimate * (1 + halfWidth) * (1 + plan.band) < toBeat)
+  if (static_cast<int>(ratios.size()) >= plan.minPairs && clearsEvery)
     return PairVerdict::Enters;
   return PairVerdict::Undecided;
 }

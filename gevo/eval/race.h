@@ -17,12 +17,15 @@
 namespace gevo {
 
 /// A fully measured front member: validation error, run-time ratio to the
-/// unmodified program (the unmodified program itself is (error, 1)) and its
-/// static cost (estimated scalar operations executed; 0: unknown).
+/// unmodified program (the unmodified program itself is (error, 1)), its
+/// static cost (estimated scalar operations executed; 0: unknown) and the
+/// timed pairs its ratio is the median of (0: exact, as the unmodified
+/// program's 1 is): its ratio is as uncertain as the variant's.
 struct FrontPoint {
   double error = 0;
   double ratio = 1;
   double staticCost = 0;
+  int pairs = 0;
 };
 
 struct RacePlan {
@@ -38,7 +41,9 @@ struct RacePlan {
   double band = 0.02;
   /// The relative spread (standard deviation) of one timed pair's ratio;
   /// after k pairs the ratio's confidence interval is the median
-  /// +- confidenceZ * pairNoise / sqrt(k) (1.64: each side 95%).
+  /// +- confidenceZ * pairNoise / sqrt(k) (1.64: each side 95%), widened by
+  /// the member's own uncertainty (its FrontPoint::pairs) when it is
+  /// compared with one.
   double pairNoise = 0.02;
   double confidenceZ = 1.64;
   /// Timed pairs made before a variant the front cannot dominate stops.

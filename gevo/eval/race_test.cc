@@ -99,6 +99,15 @@ TEST(Race, PairsDecideOnceTheIntervalClearsTheBand) {
   // their own spread widens the interval, and x1.15 is not yet dominated.
   EXPECT_EQ(judgePairs(plan, 0.12, {1.15, 1.15}), PairVerdict::Dominated);
   EXPECT_EQ(judgePairs(plan, 0.12, {1.05, 1.25}), PairVerdict::Undecided);
+  // A member whose ratio is itself two pairs' median: x1.005 after three
+  // pairs is dominated by an exact x1.0 (interval +-1.9%), not yet by a
+  // two-pair x1.0 (the difference's interval +-3.0%).
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.005, 1.005, 1.005}),
+            PairVerdict::Dominated);
+  plan.front[0].pairs = 2;
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.005, 1.005, 1.005}),
+            PairVerdict::Undecided);
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.07, 1.07, 1.07}), PairVerdict::Dominated);
 }
 
 TEST(Race, RunLimitFollowsTheReferenceWithAFloor) {

@@ -108,7 +108,8 @@ void BatchEvaluator::updateFront(const std::vector<Individual> &batch) {
   for (const Individual &individual : batch) {
     const Measurement &m = individual.measurement;
     if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0)
-      points.push_back({m.error(), m.runtimeRatio, m.staticCost});
+      points.push_back({m.error(), m.runtimeRatio, m.staticCost,
+                        static_cast<int>(m.runMs.size())});
     if (m.ok() && m.pairSpread > 0 && !individual.cached)
       spreads.push_back(m.pairSpread);
     if (m.ok() && m.baselineMedianRunMs > 0 && !individual.cached) {

@@ -1,0 +1,121 @@
+//===- racing_sample.cc - Racing's stopped variants measured fully -------===//
+
+#include "gevo/bench/racing_sample.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "gevo/bench/bench_workbench.h"
+#include "gevo/eval/race.h"
+#include "gevo/search/checkpoint.h"
+#include "gevo/support/file_io.h"
+
+namespace gevo {
+namespace {
+
+/// A stopped variant and how near its reading came to the front.
+struct Candidate {
+  std::vector<Edit> edits;
+  std::string raced;
+  double reading = 0;
+  double error = 0;
+  double toBeat = 0;
+  double nearness = 0; // reading / ratio to beat (0: nothing to beat)
+};
+
+std::vector<FrontPoint> remeasuredFront(const SearchResult &result) {
+  std::vector<FrontPoint> front = {{result.baseline.error(), 1.0}};
+  for (const FrontMember &member : result.front)
+    if (member.remeasured.ok() && member.remeasured.runtimeRatio > 0)
+      front.push_back(
+          {member.remeasured.error(), member.remeasured.runtimeRatio});
+  return front;
+}
+
+std::vector<Candidate> nearestStopped(const SearchResult &result,
+                                      const Checkpoint &checkpoint,
+                                      const std::vector<FrontPoint> &front,
+                                      int size) {
+  double maxError = result.baseline.error() + result.config.maxErrorIncrease;
+  std::vector<Candidate> candidates;
+  std::set<std::string> seen;
+  for (const Individual &individual : checkpoint.archive) {
+    const Measurement &m = individual.measurement;
+    if (!m.ok() || !stoppedDominated(m.raced) || m.error() > maxError ||
+        !seen.insert(individual.key).second)
+      continue;
+    double toBeat = ratioToBeat(front, m.error());
+    candidates.push_back({individual.edits, m.raced, m.runtimeRatio, m.error(),
+                          toBeat,
+                          std::isfinite(toBeat) ? m.runtimeRatio / toBeat : 0});
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate &a, const Candidate &b) {
+                     return a.nearness < b.nearness;
+                   });
+  if (candidates.size() > static_cast<size_t>(size))
+    candidates.resize(size);
+  return candidates;
+}
+
+} // namespace
+
+StoppedSample checkStoppedSample(const SearchResult &result,
+                                 const std::string &outDir, int size,
+                                 int pairs) {
+  StoppedSample sample;
+  absl::StatusOr<std::string> text =
+      readFile(outDir + "/checkpoint.json", "checkpoint");
+  absl::StatusOr<Checkpoint> checkpoint =
+      text.ok() ? parseCheckpoint(*text, outDir + "/checkpoint.json")
+                : absl::StatusOr<Checkpoint>(text.status());
+  if (!checkpoint.ok()) {
+    std::fprintf(stderr, "sample check: %s\n",
+                 std::string(checkpoint.status().message()).c_str());
+    return sample;
+  }
+  std::vector<FrontPoint> front = remeasuredFront(result);
+  std::vector<Candidate> candidates =
+      nearestStopped(result, *checkpoint, front, size);
+  if (candidates.empty())
+    return sample;
+  absl::StatusOr<std::unique_ptr<Workbench>> bench = openMeasuredWorkbench(
+      result.config.workloadPath, result.config.workbench);
+  if (!bench.ok()) {
+    std::fprintf(stderr, "sample check: %s\n",
+                 std::string(bench.status().message()).c_str());
+    return sample;
+  }
+  std::vector<std::vector<Edit>> lists;
+  for (const Candidate &candidate : candidates)
+    lists.push_back(candidate.edits);
+  Workbench::AgainstUnmodified full =
+      (*bench)->measureAgainstUnmodified(lists, pairs, /*scoreTest=*/false,
+                                         /*children=*/1);
+  const double band = RacePlan().band;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Measurement &m = full.variants[i];
+    if (!m.ok() || m.runtimeRatio <= 0)
+      continue;
+    ++sample.measured;
+    double toBeat = ratioToBeat(front, m.error());
+    const char *verdict = "dominated";
+    if (m.runtimeRatio * (1 + band) < toBeat) {
+      ++sample.falseStops;
+      verdict = "FALSE STOP";
+    } else if (m.runtimeRatio < toBeat) {
+      ++sample.withinBand;
+      verdict = "inside the band";
+    }
+    std::fprintf(stderr,
+                 "  stopped %-9s error %.4f reading x%.4f, measured fully "
+                 "x%.4f, front x%.4f: %s\n",
+                 candidates[i].raced.c_str(), m.error(), candidates[i].reading,
+                 m.runtimeRatio, toBeat, verdict);
+  }
+  return sample;
+}
+
+} // namespace gevo
