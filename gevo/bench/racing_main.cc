@@ -278,7 +278,9 @@ int main(int argc, char **argv) {
       [&](const std::string &workload, int seed, bool on) {
         return runOne(workload, seed, on, *budgetSeconds);
       });
-  llvm::json::Object figures{{"budget", budget}, {"runs", std::move(rows)}};
+  llvm::json::Object figures{{"budget", budget},
+                             {"sample", static_cast<int>(sampleSize)},
+                             {"runs", std::move(rows)}};
   if (absl::Status s = gevo::writeFigures(json, std::move(figures)); !s.ok())
     return gevo::reportBadInput(std::string(s.message()));
   return 0;

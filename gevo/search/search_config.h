@@ -64,10 +64,11 @@ struct SearchConfig {
   /// and checked on seeds 11-15 of both workloads (BENCHMARKS.md §2).
   int pairedRuns = 5;
   /// Racing (gevo/eval/race.h), with paired runs: a variant the front
-  /// measured so far dominates stops after its first run (its error beyond
-  /// the feasible band, its time over 1 + this times a member at least as
-  /// accurate, or no cheaper by static cost than such a member and about as
-  /// fast) or once its timed pairs' confidence interval shows it; one that
+  /// measured so far dominates stops during its first run (past the run
+  /// limit, RacePlan::runLimitRatio), after it (its error beyond the
+  /// feasible band, its time over 1 + this times a member at least as
+  /// accurate, or the same static cost as such a member and about as fast)
+  /// or once its timed pairs' confidence interval shows it; one that
   /// enters the front stops after two pairs. history.csv says how much of
   /// each was measured. 0: off (every variant timed fully).
   double raceMargin = 0.5;

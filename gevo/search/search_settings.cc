@@ -256,11 +256,13 @@ SettingsTable<SearchConfig> runRows() {
       setting(&C::raceMargin,
               {"race-margin", "race_margin",
                "Racing, with paired runs: a variant the front dominates "
-               "stops after its first run (error beyond the feasible band, "
-               "time over 1 + this times a member at least as accurate, or "
-               "no cheaper by static cost than such a member and about as "
-               "fast) or once its timed pairs show it; one entering the "
-               "front stops after two pairs (0: every variant timed fully)"}),
+               "stops during its first run (past twice the unmodified "
+               "program's time, or 1 + this times the slowest member's), "
+               "after it (error beyond the feasible band, time over 1 + this "
+               "times a member at least as accurate, or the same static cost "
+               "as such a member and about as fast) or once its timed pairs "
+               "show it; one entering the front stops after two pairs (0: "
+               "every variant timed fully)"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "
