@@ -52,8 +52,9 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "racing arm (racing on, the shipped default, with the schedule the "
       "table names). Racing "
       "stops a variant as dominated during its first run (past the run "
-      "limit: twice the unmodified program's CPU time, the hypervolume's "
-      "reference point, or 1.5x the slowest member if more), after it (its "
+      "limit: 1.5x twice the unmodified program's CPU time, the "
+      "hypervolume's reference point, or 1.5x the slowest member if more), "
+      "after it (its "
       "error beyond the feasible band, its time over 1.5x a member at least "
       "as accurate, or the same static cost as such a member and about as "
       "fast) or after timed pairs (their confidence interval, widened by the "
@@ -63,11 +64,13 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "variant would have entered the front: the dry run's, and, after each "
       "racing search, the %d stopped variants (of those the search kept in "
       "its archive) whose reading came nearest the front measured fully (10 "
-      "interleaved pairs) against the racing search's re-measured front. A "
-      "false stop is a variant the dry run's "
+      "interleaved pairs) beside the racing search's front, measured again in "
+      "the same batch. A false stop is a variant the dry run's "
       "racing would have stopped as dominated that is faster, beyond the "
       "band, than every variant the dry run measured fully that is at least "
-      "as accurate; inside the band the front's own re-measurement cannot "
+      "as accurate (in the sample: than the unmodified program and every "
+      "front member at least as accurate); inside the band the front's own "
+      "re-measurement cannot "
       "order two programs, and the table counts those apart, as it does "
       "twins: stopped variants on the front only because another child's "
       "reading of the same computation (a fully measured variant with the "
@@ -93,9 +96,9 @@ void racing(std::ostringstream &md) {
         "default | racing | ratio | stopped dominated / entered early "
         "(racing) | hypervolume issue's | racing | ratio | would stop (dry "
         "run) | false stops | inside the band | twins | stopped measured "
-        "fully (racing) | false stops | inside the band "
+        "fully (racing) | false stops | inside the band | twins "
         "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-        "\n";
+        "---|\n";
   std::vector<double> rates, volumes;
   int falseStops = 0;
   for (const auto &[key, pair] : pairsOf(o)) {
@@ -113,7 +116,7 @@ void racing(std::ostringstream &md) {
                   int(num(pair.on, "sample_false_stops"));
     md << absl::StrFormat(
         "| %s | %s | %.2f | %.2f | %.2fx | %d / %d of %d | %.4f | %.4f | %.3f "
-        "| %d | %d | %d | %d | %d | %d | %d |\n",
+        "| %d | %d | %d | %d | %d | %d | %d | %d |\n",
         key, str(pair.on, "schedule"), off, on, rate,
         int(num(pair.on, "stopped_dominated")),
         int(num(pair.on, "entered_early")), int(num(pair.on, "evaluations")),
@@ -121,7 +124,8 @@ void racing(std::ostringstream &md) {
         int(num(pair.off, "false_stops")), int(num(pair.off, "within_band")),
         int(num(pair.off, "twins")), int(num(pair.on, "sample_measured")),
         int(num(pair.on, "sample_false_stops")),
-        int(num(pair.on, "sample_within_band")));
+        int(num(pair.on, "sample_within_band")),
+        int(num(pair.on, "sample_twins")));
   }
   double rate = median(rates), volume = median(volumes);
   bool thirtyMinutes = str(o, "budget") == "30m";

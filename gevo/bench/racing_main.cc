@@ -186,6 +186,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
     row["sample_measured"] = sample.measured;
     row["sample_false_stops"] = sample.falseStops;
     row["sample_within_band"] = sample.withinBand;
+    row["sample_twins"] = sample.twins;
   }
   std::printf("%-28s seed %d %-7s %6lld evaluations in %5.0f s (%.2f/s), %d "
               "stopped dominated, %d entered early, hypervolume %.4f",
@@ -199,8 +200,9 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
                 check.twins);
   else if (sampleSize > 0)
     std::printf(", %d stopped measured fully: %d false stops, %d inside the "
-                "band",
-                sample.measured, sample.falseStops, sample.withinBand);
+                "band, %d twins",
+                sample.measured, sample.falseStops, sample.withinBand,
+                sample.twins);
   std::printf("\n");
   std::fflush(stdout);
   return row;

@@ -62,52 +62,44 @@ std::vector<Candidate> nearestStopped(const SearchResult &result,
 
 } // namespace
 
-StoppedSample checkStoppedSample(const SearchResult &result,
-                                 const std::string &outDir, int size,
-                                 int pairs) {
+namespace {
+
+/// The verdicts on `candidates` measured fully (`measured`, then the front
+/// members measured again in the same batch).
+StoppedSample judge(const std::vector<Candidate> &candidates,
+                    const Measurement &baseline,
+                    const std::vector<Measurement> &measured) {
+  std::vector<FrontPoint> front = {{baseline.error(), 1.0}};
+  std::vector<const Measurement *> members;
+  for (size_t i = candidates.size(); i < measured.size(); ++i)
+    if (measured[i].ok() && measured[i].runtimeRatio > 0) {
+      front.push_back({measured[i].error(), measured[i].runtimeRatio});
+      members.push_back(&measured[i]);
+    }
   StoppedSample sample;
-  absl::StatusOr<std::string> text =
-      readFile(outDir + "/checkpoint.json", "checkpoint");
-  absl::StatusOr<Checkpoint> checkpoint =
-      text.ok() ? parseCheckpoint(*text, outDir + "/checkpoint.json")
-                : absl::StatusOr<Checkpoint>(text.status());
-  if (!checkpoint.ok()) {
-    std::fprintf(stderr, "sample check: %s\n",
-                 std::string(checkpoint.status().message()).c_str());
-    return sample;
-  }
-  std::vector<FrontPoint> front = remeasuredFront(result);
-  std::vector<Candidate> candidates =
-      nearestStopped(result, *checkpoint, front, size);
-  if (candidates.empty())
-    return sample;
-  absl::StatusOr<std::unique_ptr<Workbench>> bench = openMeasuredWorkbench(
-      result.config.workloadPath, result.config.workbench);
-  if (!bench.ok()) {
-    std::fprintf(stderr, "sample check: %s\n",
-                 std::string(bench.status().message()).c_str());
-    return sample;
-  }
-  std::vector<std::vector<Edit>> lists;
-  for (const Candidate &candidate : candidates)
-    lists.push_back(candidate.edits);
-  Workbench::AgainstUnmodified full =
-      (*bench)->measureAgainstUnmodified(lists, pairs, /*scoreTest=*/false,
-                                         /*children=*/1);
   const double band = RacePlan().band;
   for (size_t i = 0; i < candidates.size(); ++i) {
-    const Measurement &m = full.variants[i];
+    const Measurement &m = measured[i];
     if (!m.ok() || m.runtimeRatio <= 0)
       continue;
     ++sample.measured;
     double toBeat = ratioToBeat(front, m.error());
+    bool twin = false;
+    for (const Measurement *member : members)
+      twin |=
+          member->error() == m.error() && member->staticCost == m.staticCost;
     const char *verdict = "dominated";
-    if (m.runtimeRatio * (1 + band) < toBeat) {
-      ++sample.falseStops;
-      verdict = "FALSE STOP";
-    } else if (m.runtimeRatio < toBeat) {
-      ++sample.withinBand;
-      verdict = "inside the band";
+    if (m.runtimeRatio < toBeat) {
+      if (twin) {
+        ++sample.twins;
+        verdict = "twin of a member";
+      } else if (m.runtimeRatio * (1 + band) < toBeat) {
+        ++sample.falseStops;
+        verdict = "FALSE STOP";
+      } else {
+        ++sample.withinBand;
+        verdict = "inside the band";
+      }
     }
     std::fprintf(stderr,
                  "  stopped %-9s error %.4f reading x%.4f, measured fully "
@@ -116,6 +108,44 @@ StoppedSample checkStoppedSample(const SearchResult &result,
                  m.runtimeRatio, toBeat, verdict);
   }
   return sample;
+}
+
+} // namespace
+
+StoppedSample checkStoppedSample(const SearchResult &result,
+                                 const std::string &outDir, int size,
+                                 int pairs) {
+  absl::StatusOr<std::string> text =
+      readFile(outDir + "/checkpoint.json", "checkpoint");
+  absl::StatusOr<Checkpoint> checkpoint =
+      text.ok() ? parseCheckpoint(*text, outDir + "/checkpoint.json")
+                : absl::StatusOr<Checkpoint>(text.status());
+  if (!checkpoint.ok()) {
+    std::fprintf(stderr, "sample check: %s\n",
+                 std::string(checkpoint.status().message()).c_str());
+    return {};
+  }
+  std::vector<Candidate> candidates =
+      nearestStopped(result, *checkpoint, remeasuredFront(result), size);
+  if (candidates.empty())
+    return {};
+  absl::StatusOr<std::unique_ptr<Workbench>> bench = openMeasuredWorkbench(
+      result.config.workloadPath, result.config.workbench);
+  if (!bench.ok()) {
+    std::fprintf(stderr, "sample check: %s\n",
+                 std::string(bench.status().message()).c_str());
+    return {};
+  }
+  // The front measured again beside them: one moment's noise for both.
+  std::vector<std::vector<Edit>> lists;
+  for (const Candidate &candidate : candidates)
+    lists.push_back(candidate.edits);
+  for (const FrontMember &member : result.front)
+    lists.push_back(member.individual.edits);
+  Workbench::AgainstUnmodified full =
+      (*bench)->measureAgainstUnmodified(lists, pairs, /*scoreTest=*/false,
+                                         /*children=*/1);
+  return judge(candidates, result.baseline, full.variants);
 }
 
 } // namespace gevo

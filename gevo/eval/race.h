@@ -62,9 +62,10 @@ struct RacePlan {
   /// static-cost rule still apply.
   double staticReadingSlack = 0.1;
   /// The first run ends the variant once it has taken this many times
-  /// referenceMs (RacePlan::runLimitMs): slower than the hypervolume's
-  /// reference point, it adds nothing to the front's hypervolume whatever
-  /// its error. 0: no limit but the sandbox's time limit.
+  /// referenceMs (RacePlan::runLimitMs): the search sets it 1 + margin
+  /// times past the hypervolume's reference point (or the slowest member,
+  /// if slower), where a variant adds nothing to the front's hypervolume
+  /// whatever its error. 0: no limit but the sandbox's time limit.
   double runLimitRatio = 0;
   /// Decide but do not stop: every run is made and the measurement says
   /// where racing would have stopped it (Measurement::wouldRace), so a

@@ -70,12 +70,14 @@ RacePlan BatchEvaluator::racePlan() const {
     return plan; // not racing
   plan.front = front;
   plan.firstReadingMargin = raceMargin;
-  // Past the hypervolume's reference point, or well past the slowest
-  // member (the most accurate), a first run ends.
-  double slowest = 0;
+  // Well past the hypervolume's reference point and the slowest member
+  // (the most accurate), a first run ends: by as much as a first reading
+  // may be off (a more accurate variant just inside the reference point
+  // must not be stopped for a slow first reading).
+  double slowest = kHypervolumeRatio;
   for (const FrontPoint &point : front)
     slowest = std::max(slowest, point.ratio);
-  plan.runLimitRatio = std::max(kHypervolumeRatio, (1 + raceMargin) * slowest);
+  plan.runLimitRatio = (1 + raceMargin) * slowest;
   plan.dryRun = raceDryRun;
   // The first run is read against the unmodified program's time as the
   // latest paired children saw it, so that load that came up since the

@@ -256,8 +256,8 @@ SettingsTable<SearchConfig> runRows() {
       setting(&C::raceMargin,
               {"race-margin", "race_margin",
                "Racing, with paired runs: a variant the front dominates "
-               "stops during its first run (past twice the unmodified "
-               "program's time, or 1 + this times the slowest member's), "
+               "stops during its first run (past 1 + this times twice the "
+               "unmodified program's time, or the slowest member's), "
                "after it (error beyond the feasible band, time over 1 + this "
                "times a member at least as accurate, or the same static cost "
                "as such a member and about as fast) or once its timed pairs "
