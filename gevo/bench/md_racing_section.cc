@@ -60,7 +60,7 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "fast) or after timed pairs (their confidence interval, widened by the "
       "variant's own spread and by the member's pairs, not faster than such "
       "a member by more than the 2%% noise band), and stops timing one that "
-      "enters the front once two pairs show it. Two checks that no stopped "
+      "enters the front once three pairs show it. Two checks that no stopped "
       "variant would have entered the front: the dry run's, and, after each "
       "racing search, the %d stopped variants (of those the search kept in "
       "its archive) whose reading came nearest the front measured fully (10 "

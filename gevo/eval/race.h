@@ -47,7 +47,9 @@ struct RacePlan {
   double pairNoise = 0.02;
   double confidenceZ = 1.64;
   /// Timed pairs made before a variant the front cannot dominate stops.
-  int minPairs = 2;
+  /// Three: a median that one disturbed pair (load hitting one side)
+  /// cannot move; with two, the median is their mean.
+  int minPairs = 3;
   /// The unmodified program's run time (ms) the first run is read against.
   double referenceMs = 0;
   /// Validation errors above this are ranked behind every other variant

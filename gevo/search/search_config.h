@@ -69,7 +69,7 @@ struct SearchConfig {
   /// feasible band, its time over 1 + this times a member at least as
   /// accurate, or the same static cost as such a member and about as fast)
   /// or once its timed pairs' confidence interval shows it; one that
-  /// enters the front stops after two pairs. history.csv says how much of
+  /// enters the front stops after three pairs. history.csv says how much of
   /// each was measured. 0: off (every variant timed fully).
   double raceMargin = 0.5;
   /// Racing decides but stops nothing; the cache records where it would

@@ -261,7 +261,7 @@ SettingsTable<SearchConfig> runRows() {
                "after it (error beyond the feasible band, time over 1 + this "
                "times a member at least as accurate, or the same static cost "
                "as such a member and about as fast) or once its timed pairs "
-               "show it; one entering the front stops after two pairs (0: "
+               "show it; one entering the front stops after three pairs (0: "
                "every variant timed fully)"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
