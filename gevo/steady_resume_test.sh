@@ -20,7 +20,7 @@ pid=$!
 killed=
 for _ in $(seq 1200); do
   if [[ -f "$run/checkpoint.json" ]] &&
-    grep -q '"generation":\([3-9]\|[1-9][0-9]\)[,}]' "$run/checkpoint.json" &&
+    grep -q '"generation":\([3-9]\|[1-9][0-9]\),"operators"' "$run/checkpoint.json" &&
     grep -q '"pending":\[{' "$run/checkpoint.json"; then
     cp "$run/checkpoint.json" "$tmp/killed.json"
     cp "$run/history.csv" "$tmp/killed_history.csv"
@@ -35,7 +35,9 @@ wait "$pid" 2>/dev/null || true
 # The copies may be a checkpoint newer than the one the kill left: resume
 # from the copied one (written atomically, so whole).
 cp "$tmp/killed.json" "$run/checkpoint.json"
-generation=$(grep -o '"generation":[0-9]*[,}]' "$tmp/killed.json" | tail -1 | tr -dc 0-9)
+# The checkpoint's own generation (its keys are sorted: "operators" follows
+# it), not a variant's (each records the generation it was born in).
+generation=$(grep -o '"generation":[0-9]*,"operators"' "$tmp/killed.json" | tr -dc 0-9)
 target=$((generation + 2))
 "$search" --resume="$run" --generations="$target" --quiet >"$tmp/resumed.out" 2>&1 ||
   fail "resume failed: $(tail -5 "$tmp/resumed.out")"
@@ -43,12 +45,14 @@ target=$((generation + 2))
 rows_through() { awk -F, -v g="$2" 'NR > 1 && $1 <= g { print $1","$2","$3 }' "$1"; }
 [[ "$(rows_through "$tmp/killed_history.csv" "$generation")" == \
    "$(rows_through "$run/history.csv" "$generation")" ]] ||
-  fail "the rows of generations 0-$generation changed on resume"
+  fail "the rows of generations 0-$generation changed on resume:
+$(diff <(rows_through "$tmp/killed_history.csv" "$generation") \
+  <(rows_through "$run/history.csv" "$generation") | head -20)"
 for g in $((generation + 1)) "$target"; do
   n=$(awk -F, -v g="$g" 'NR > 1 && $1 == g' "$run/history.csv" | wc -l)
   [[ "$n" == 6 ]] || fail "generation $g has $n rows, not 6"
 done
-grep -q "\"generation\":$target[,}]" "$run/checkpoint.json" || fail "did not reach generation $target"
+grep -q "\"generation\":$target,\"operators\"" "$run/checkpoint.json" || fail "did not reach generation $target"
 grep -q '"pending":\[\]' "$run/checkpoint.json" || fail "children left in flight at the end"
 
 archive_keys() {
