@@ -83,7 +83,7 @@ grep -q '"target": *"cpu"' "$tmp/whole/run.json" || fail "run.json does not name
 pid=$!
 for _ in $(seq 600); do
   if [[ -f "$tmp/killed/checkpoint.json" ]] &&
-     grep -q '"generation":[1-9]' "$tmp/killed/checkpoint.json"; then
+     grep -q '"generation":[1-9][0-9]*,"operators"' "$tmp/killed/checkpoint.json"; then
     break
   fi
   sleep 0.1
@@ -91,7 +91,7 @@ done
 kill -9 $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 midway=1
-grep -q '"generation":[1-4],' "$tmp/killed/checkpoint.json" ||
+grep -q '"generation":[1-4],"operators"' "$tmp/killed/checkpoint.json" ||
   { midway=0; echo "note: the run ended before it could be killed mid-way"; }
 "$search" --resume="$tmp/killed" >"$tmp/killed.txt" 2>"$tmp/killed.err"
 # Progress to a file: plain lines (no redrawing), the generations and the

@@ -22,7 +22,7 @@ victim=""
 for _ in $(seq 900); do
   victim=$(sed -n 's/^gevo rank 2: evaluating on .*, pid \([0-9]*\)$/\1/p' "$tmp/mpi.err")
   if [[ -n "$victim" && -f "$tmp/mpi/checkpoint.json" ]] &&
-     grep -q '"generation":[1-9]' "$tmp/mpi/checkpoint.json"; then
+     grep -q '"generation":[1-9][0-9]*,"operators"' "$tmp/mpi/checkpoint.json"; then
     break
   fi
   sleep 0.1

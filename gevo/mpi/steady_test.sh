@@ -25,7 +25,7 @@ completed() {
     n=$(awk -F, -v g="$g" 'NR > 1 && $1 == g' "$1/history.csv" | wc -l)
     [[ "$n" == 6 ]] || fail "$1: generation $g has $n rows, not 6"
   done
-  grep -q '"generation":4[,}]' "$1/checkpoint.json" || fail "$1: not at generation 4"
+  grep -q '"generation":4,"operators"' "$1/checkpoint.json" || fail "$1: not at generation 4"
   grep -q '"pending":\[\]' "$1/checkpoint.json" || fail "$1: children left in flight"
 }
 completed "$tmp/mpi"
@@ -50,7 +50,7 @@ victim=""
 for _ in $(seq 900); do
   victim=$(sed -n 's/^gevo rank 2: evaluating on .*, pid \([0-9]*\)$/\1/p' "$tmp/loss.err")
   if [[ -n "$victim" && -f "$tmp/loss/checkpoint.json" ]] &&
-    grep -q '"generation":[1-9]' "$tmp/loss/checkpoint.json"; then
+    grep -q '"generation":[1-9][0-9]*,"operators"' "$tmp/loss/checkpoint.json"; then
     break
   fi
   sleep 0.1
