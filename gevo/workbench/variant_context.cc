@@ -186,6 +186,20 @@ BuiltVariant VariantContext::build(const std::vector<Edit> &edits) {
   return out;
 }
 
+void VariantContext::inspect(
+    const std::vector<Edit> &edits,
+    llvm::function_ref<void(mlir::ModuleOp, const std::string &)> look) {
+  Remembered *known = longestPrefixOf(edits);
+  if (!known || known->list.size() != edits.size()) {
+    build(edits); // remembered first, keyed
+    known = &remembered.front();
+  } else {
+    ++reused;
+    reusedEditCount += static_cast<int64_t>(edits.size());
+  }
+  look(*known->built.module, known->built.key);
+}
+
 absl::StatusOr<bool> VariantContext::recycleIfDue() {
   if (recycleEvery <= 0 || madeHere < recycleEvery)
     return false;
