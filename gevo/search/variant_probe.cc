@@ -20,12 +20,11 @@ VariantProbe::Built &VariantProbe::probe(const std::vector<Edit> &edits,
     return known;
   // The build the context remembers, read where it lies: a copy would only
   // be printed and costed.
-  bench.variantContext().inspect(
-      edits, [&](mlir::ModuleOp module, const std::string &key) {
-        known.key = key;
-        if (withCost)
-          known.staticCost = estimateStaticCost(module, entry);
-      });
+  bench.variantContext().inspect(edits, [&](const BuiltVariant &built) {
+    known.key = built.key;
+    if (withCost)
+      known.staticCost = estimateStaticCost(*built.module, entry);
+  });
   return known;
 }
 

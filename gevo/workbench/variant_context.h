@@ -48,14 +48,12 @@ public:
   /// as long as it lives, whatever is recycled meanwhile. Starts from the
   /// longest remembered list that `edits` begins with.
   BuiltVariant build(const std::vector<Edit> &edits);
-  /// What build(edits) would hand out, without the clone: `look` sees the
-  /// remembered module itself (read it, never edit it) and its key. For
-  /// questions about a variant (is it new, its static cost) that a copy
-  /// would only slow down.
-  void inspect(
-      const std::vector<Edit> &edits,
-      llvm::function_ref<void(mlir::ModuleOp module, const std::string &key)>
-          look);
+  /// What build(edits) would hand out, without the clone: `look`
+  /// sees the remembered build itself (read its module, never edit it). For
+  /// what the search asks of a variant (is it new, its static cost, an edit
+  /// proposed on it), which a copy would only slow down.
+  void inspect(const std::vector<Edit> &edits,
+               llvm::function_ref<void(const BuiltVariant &built)> look);
   /// Remembers `module`, made in the current context from `list` exactly as
   /// build(list) makes it (an edit proposed and verified on a build of the
   /// list before it), as the build of `list`; a module of another context

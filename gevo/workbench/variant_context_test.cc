@@ -235,29 +235,29 @@ TEST_F(VariantContextTest, InspectsTheRememberedBuildWithoutACopy) {
   std::mt19937_64 rng(5);
   for (int i = 0; i < 20; ++i) {
     std::vector<Edit> edits = randomList(rng);
-    std::string expected =
-        modelFingerprint(*buildVariant(*original, edits).module);
+    BuiltVariant expected = buildVariant(*original, edits);
+    std::string key = modelFingerprint(*expected.module);
     mlir::Operation *first = nullptr, *second = nullptr;
     // Unbuilt: built, remembered and keyed, then seen where it lies.
-    (*variants)->inspect(edits,
-                         [&](mlir::ModuleOp module, const std::string &key) {
-                           EXPECT_EQ(key, expected);
-                           EXPECT_EQ(modelFingerprint(module), expected);
-                           first = module.getOperation();
-                         });
+    (*variants)->inspect(edits, [&](const BuiltVariant &built) {
+      EXPECT_EQ(built.key, key);
+      EXPECT_EQ(modelFingerprint(*built.module), key);
+      EXPECT_TRUE(built.edits == expected.edits);
+      first = built.module.get().getOperation();
+    });
     // Again: the same module, not a copy of it.
-    (*variants)->inspect(edits,
-                         [&](mlir::ModuleOp module, const std::string &key) {
-                           EXPECT_EQ(key, expected);
-                           second = module.getOperation();
-                         });
+    (*variants)->inspect(edits, [&](const BuiltVariant &built) {
+      EXPECT_EQ(built.key, key);
+      second = built.module.get().getOperation();
+    });
     EXPECT_NE(first, nullptr);
     EXPECT_EQ(first, second);
-    // A build hands out a copy of it, keyed alike.
+    // A build hands out a copy of it, keyed alike, with its use-list orders.
     BuiltVariant built = (*variants)->build(edits);
-    EXPECT_NE(built.module->getOperation(), first);
-    EXPECT_EQ(keyOf(built), expected);
-    EXPECT_EQ(modelFingerprint(*built.module), expected);
+    EXPECT_NE(built.module.get().getOperation(), first);
+    EXPECT_EQ(keyOf(built), key);
+    EXPECT_EQ(modelFingerprint(*built.module), key);
+    EXPECT_EQ(useLists(*built.module), useLists(*expected.module));
   }
 }
 
