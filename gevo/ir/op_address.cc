@@ -2,6 +2,8 @@
 
 #include "gevo/ir/op_address.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -119,6 +121,24 @@ AddressIndex::AddressIndex(mlir::ModuleOp module, int maxFuzz)
                                  : mlir::WalkResult::advance();
     });
   });
+}
+
+AddressIndex::AddressIndex(mlir::ModuleOp copy, const AddressIndex &original,
+                           const mlir::IRMapping &mapping)
+    : module(copy), maxFuzz(original.maxFuzz) {
+  for (mlir::Operation *op : original.allOps) {
+    mlir::Operation *to = mapping.lookup(op);
+    refs[to] = original.refs.lookup(op);
+    allOps.push_back(to);
+  }
+  for (const auto &[function, names] : original.byName) {
+    auto &copied = byName[function];
+    for (const auto &[name, ops] : names) {
+      std::vector<mlir::Operation *> &sameName = copied[name];
+      for (mlir::Operation *op : ops)
+        sameName.push_back(mapping.lookup(op));
+    }
+  }
 }
 
 std::optional<OpRef> AddressIndex::refOf(mlir::Operation *op) const {

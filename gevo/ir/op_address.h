@@ -31,6 +31,10 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 
+namespace mlir {
+class IRMapping;
+} // namespace mlir
+
 namespace gevo {
 
 uint32_t fingerprintOf(mlir::Operation *op);
@@ -47,6 +51,11 @@ class AddressIndex {
 public:
   /// `maxFuzz`: how far resolve() may re-anchor an address.
   explicit AddressIndex(mlir::ModuleOp module, int maxFuzz = kDefaultMaxFuzz);
+  /// The index of `copy`, a clone of the module `original` indexes made
+  /// with `mapping` (the original's ops to the copy's): the same addresses,
+  /// nothing printed again.
+  AddressIndex(mlir::ModuleOp copy, const AddressIndex &original,
+               const mlir::IRMapping &mapping);
 
   /// The address of an addressable op; nullopt for others.
   std::optional<OpRef> refOf(mlir::Operation *op) const;
