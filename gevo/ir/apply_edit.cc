@@ -190,22 +190,16 @@ absl::Status verifyEdited(mlir::ModuleOp module) {
 
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome, int maxFuzz,
-                       const SafetyOptions &safety, const CopyOrigin *origin) {
+                       const SafetyOptions &safety, const AddressIndex *index) {
   EditOutcome local;
   EditOutcome &out = outcome ? *outcome : local;
   const MutationOperator &op = operatorFor(edit.kind);
-  std::optional<AddressIndex> copied;
-  if (origin)
-    copied.emplace(module, origin->index, origin->mapping);
-  Resolver resolver(module, maxFuzz, origin ? &*copied : nullptr, out);
+  Resolver resolver(module, maxFuzz, index, out);
   ResolvedEdit sites;
   GEVO_RETURN_IF_ERROR(resolveSites(resolver, edit, op, sites));
   GEVO_RETURN_IF_ERROR(resolveRewires(resolver, edit, op, sites));
   std::optional<EditSafetyCheck> check;
-  if (safety.check && origin)
-    check.emplace(module, safety, llvm::cast<mlir::ModuleOp>(origin->original),
-                  origin->mapping);
-  else if (safety.check)
+  if (safety.check)
     check.emplace(module, safety);
   GEVO_ASSIGN_OR_RETURN(mlir::Operation * created,
                         op.change(edit, sites.target, sites.anchor));

@@ -21,11 +21,6 @@ namespace mlir {
 class ModuleOp;
 } // namespace mlir
 
-namespace mlir {
-class IRMapping;
-class Operation;
-} // namespace mlir
-
 namespace gevo {
 
 class AddressIndex;
@@ -53,22 +48,13 @@ struct EditOutcome {
 /// `maxFuzz` ordinals away (kDefaultMaxFuzz in edit.h). An edit after which
 /// the module has an access, loop, call or write the static check
 /// (static_safety.h) refuses and did not have before is an error too.
-/// `origin`, when given, says that `module` is a fresh clone of a module the
-/// caller keeps unchanged (a proposal verified on a copy): addresses resolve
-/// in an index made from the original's, and the static check compares with
-/// the original instead of a copy of its own.
-struct CopyOrigin {
-  mlir::Operation *original; // a module
-  /// An AddressIndex of `original` (its fuzz limit applies, not `maxFuzz`).
-  const AddressIndex &index;
-  /// The clone's: the original's ops to the copy's.
-  const mlir::IRMapping &mapping;
-};
+/// `index`, when given, is an AddressIndex of `module` as it is now (its own
+/// fuzz limit applies): the addresses are resolved in it.
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome = nullptr,
                        int maxFuzz = kDefaultMaxFuzz,
                        const SafetyOptions &safety = SafetyOptions(),
-                       const CopyOrigin *origin = nullptr);
+                       const AddressIndex *index = nullptr);
 
 } // namespace gevo
 

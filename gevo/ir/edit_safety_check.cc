@@ -20,11 +20,8 @@ using Level = SafetyFinding::Level;
 struct EditSafetyCheck::State {
   mlir::ModuleOp module;
   SafetyOptions options;
-  mlir::IRMapping copied; // module's ops to the copy's
-  mlir::OwningOpRef<mlir::ModuleOp> copy;
-  mlir::ModuleOp before; // the copy, or the caller's
-  /// The caller's mapping, before's ops to module's (null: `copied`).
-  const mlir::IRMapping *toModule = nullptr;
+  mlir::IRMapping copied;
+  mlir::OwningOpRef<mlir::ModuleOp> before;
 };
 
 EditSafetyCheck::EditSafetyCheck(mlir::ModuleOp module,
@@ -32,20 +29,8 @@ EditSafetyCheck::EditSafetyCheck(mlir::ModuleOp module,
     : state(std::make_unique<State>()) {
   state->module = module;
   state->options = options;
-  state->copy =
+  state->before =
       llvm::cast<mlir::ModuleOp>(module.getOperation()->clone(state->copied));
-  state->before = *state->copy;
-}
-
-EditSafetyCheck::EditSafetyCheck(mlir::ModuleOp module,
-                                 const SafetyOptions &options,
-                                 mlir::ModuleOp before,
-                                 const mlir::IRMapping &toModule)
-    : state(std::make_unique<State>()) {
-  state->module = module;
-  state->options = options;
-  state->before = before;
-  state->toModule = &toModule;
 }
 
 EditSafetyCheck::~EditSafetyCheck() = default;
@@ -58,15 +43,11 @@ absl::Status EditSafetyCheck::check(std::vector<std::string> *unproven) {
   // A finding the module had before the edit, word for word, is not the
   // edit's; one whose ranges or types the edit changed is.
   llvm::DenseMap<mlir::Operation *, mlir::Operation *> original;
-  if (state->toModule)
-    for (auto [from, to] : state->toModule->getOperationMap())
-      original[from] = to;
-  else
-    for (auto [from, to] : state->copied.getOperationMap())
-      original[to] = from;
+  for (auto [from, to] : state->copied.getOperationMap())
+    original[to] = from;
   std::map<std::tuple<mlir::Operation *, Kind, std::string>, Level> known;
   for (const SafetyFinding &finding :
-       findSafetyProblems(state->before, state->options)) {
+       findSafetyProblems(*state->before, state->options)) {
     Level &level = known
                        .try_emplace({original.lookup(finding.op), finding.kind,
                                      finding.message},

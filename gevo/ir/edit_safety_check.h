@@ -15,10 +15,6 @@
 #include "absl/status/status.h"
 #include "gevo/ir/static_safety.h"
 
-namespace mlir {
-class IRMapping;
-} // namespace mlir
-
 namespace gevo {
 
 /// The check of one edit: made before the edit (it keeps a copy of the
@@ -30,11 +26,6 @@ namespace gevo {
 class EditSafetyCheck {
 public:
   EditSafetyCheck(mlir::ModuleOp module, const SafetyOptions &options);
-  /// `module` is an unchanged clone of `before`, made with `toModule`
-  /// (before's ops to module's): the check compares with `before` as it is,
-  /// instead of a copy of its own.
-  EditSafetyCheck(mlir::ModuleOp module, const SafetyOptions &options,
-                  mlir::ModuleOp before, const mlir::IRMapping &toModule);
   ~EditSafetyCheck();
   absl::Status check(std::vector<std::string> *unproven);
 

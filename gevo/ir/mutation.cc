@@ -27,9 +27,9 @@ verified(mlir::ModuleOp module, const AddressIndex &index, Edit edit,
   mlir::IRMapping mapping;
   mlir::OwningOpRef<mlir::ModuleOp> check(
       llvm::cast<mlir::ModuleOp>(module->clone(mapping)));
-  CopyOrigin origin{module.getOperation(), index, mapping};
+  AddressIndex copied(*check, index, mapping);
   GEVO_RETURN_IF_ERROR(
-      applyEdit(*check, edit, nullptr, kDefaultMaxFuzz, safety, &origin));
+      applyEdit(*check, edit, nullptr, kDefaultMaxFuzz, safety, &copied));
   if (applied)
     *applied = std::move(check);
   return edit;
