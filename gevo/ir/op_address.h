@@ -40,7 +40,9 @@ namespace gevo {
 uint32_t fingerprintOf(mlir::Operation *op);
 
 /// A 16-hex-digit hash of the module's canonical printed form (no locations):
-/// equal for a file and its re-printed or re-named copies.
+/// equal for a file and its re-printed or re-named copies. `module` must
+/// verify (a parsed module does, and so does every state applyEdit leaves on
+/// success): it is printed without verifying it again.
 std::string modelFingerprint(mlir::ModuleOp module);
 
 /// Whether an op sits in a named linalg op's implicit body (not addressable).
