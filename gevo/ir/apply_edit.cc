@@ -3,6 +3,7 @@
 #include "gevo/ir/apply_edit.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "gevo/ir/constant_literal.h"
@@ -37,21 +38,27 @@ struct ResolvedEdit {
 /// fuzz in `out`.
 class Resolver {
 public:
-  Resolver(mlir::ModuleOp module, int maxFuzz, EditOutcome &out)
-      : index(module, maxFuzz), out(out) {}
+  Resolver(mlir::ModuleOp module, int maxFuzz, const AddressIndex *given,
+           EditOutcome &out)
+      : out(out) {
+    if (!given)
+      own.emplace(module, maxFuzz);
+    index = given ? given : &*own;
+  }
 
   absl::StatusOr<mlir::Operation *> op(const OpRef &ref) {
-    GEVO_ASSIGN_OR_RETURN(AddressIndex::Resolved found, index.resolve(ref));
+    GEVO_ASSIGN_OR_RETURN(AddressIndex::Resolved found, index->resolve(ref));
     out.fuzz = std::max(out.fuzz, found.fuzz);
     return found.op;
   }
 
   absl::StatusOr<mlir::Value> value(const ValueRef &ref) {
-    return index.resolve(ref, &out.fuzz);
+    return index->resolve(ref, &out.fuzz);
   }
 
 private:
-  AddressIndex index;
+  std::optional<AddressIndex> own;
+  const AddressIndex *index = nullptr;
   EditOutcome &out;
 };
 
@@ -183,11 +190,11 @@ absl::Status verifyEdited(mlir::ModuleOp module) {
 
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome, int maxFuzz,
-                       const SafetyOptions &safety) {
+                       const SafetyOptions &safety, const AddressIndex *index) {
   EditOutcome local;
   EditOutcome &out = outcome ? *outcome : local;
   const MutationOperator &op = operatorFor(edit.kind);
-  Resolver resolver(module, maxFuzz, out);
+  Resolver resolver(module, maxFuzz, index, out);
   ResolvedEdit sites;
   GEVO_RETURN_IF_ERROR(resolveSites(resolver, edit, op, sites));
   GEVO_RETURN_IF_ERROR(resolveRewires(resolver, edit, op, sites));

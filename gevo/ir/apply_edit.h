@@ -23,6 +23,8 @@ class ModuleOp;
 
 namespace gevo {
 
+class AddressIndex;
+
 struct EditOutcome {
   /// Largest ordinal distance needed to re-anchor any address of the edit.
   int fuzz = 0;
@@ -46,10 +48,13 @@ struct EditOutcome {
 /// `maxFuzz` ordinals away (kDefaultMaxFuzz in edit.h). An edit after which
 /// the module has an access, loop, call or write the static check
 /// (static_safety.h) refuses and did not have before is an error too.
+/// `index`, when given, is an AddressIndex of `module` as it is now (its own
+/// fuzz limit applies): the addresses are resolved in it.
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome = nullptr,
                        int maxFuzz = kDefaultMaxFuzz,
-                       const SafetyOptions &safety = SafetyOptions());
+                       const SafetyOptions &safety = SafetyOptions(),
+                       const AddressIndex *index = nullptr);
 
 } // namespace gevo
 

@@ -12,18 +12,24 @@
 #include "gevo/ir/mutation_support.h"
 #include "gevo/support/status_macros.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace gevo {
 namespace {
 
-/// `edit` applied to a clone of `module`, which must verify and pass the
-/// static check; the clone goes to `applied` when given.
+/// `edit` applied to a clone of `module` (whose addresses `index` holds),
+/// which must verify and pass the static check; the clone goes to `applied`
+/// when given.
 absl::StatusOr<Edit>
-verified(mlir::ModuleOp module, Edit edit, const SafetyOptions &safety,
+verified(mlir::ModuleOp module, const AddressIndex &index, Edit edit,
+         const SafetyOptions &safety,
          mlir::OwningOpRef<mlir::ModuleOp> *applied = nullptr) {
-  mlir::OwningOpRef<mlir::ModuleOp> check(module.clone());
+  mlir::IRMapping mapping;
+  mlir::OwningOpRef<mlir::ModuleOp> check(
+      llvm::cast<mlir::ModuleOp>(module->clone(mapping)));
+  AddressIndex copied(*check, index, mapping);
   GEVO_RETURN_IF_ERROR(
-      applyEdit(*check, edit, nullptr, kDefaultMaxFuzz, safety));
+      applyEdit(*check, edit, nullptr, kDefaultMaxFuzz, safety, &copied));
   if (applied)
     *applied = std::move(check);
   return edit;
@@ -38,7 +44,7 @@ propose(mlir::ModuleOp module, EditKind kind, const MutationOptions &options,
   edit.kind = kind;
   GEVO_RETURN_IF_ERROR(operatorFor(kind).propose(scope, rng, edit));
   // Every proposal must replay: apply it to a clone and verify.
-  return verified(module, std::move(edit), options.safety, applied);
+  return verified(module, index, std::move(edit), options.safety, applied);
 }
 
 } // namespace
@@ -55,7 +61,7 @@ absl::StatusOr<Edit> retuneEdit(mlir::ModuleOp module, const Edit &edit,
   MutationScope scope{module, index, options};
   Edit moved = edit;
   GEVO_RETURN_IF_ERROR(op.retune(scope, rng, moved));
-  return verified(module, std::move(moved), options.safety);
+  return verified(module, index, std::move(moved), options.safety);
 }
 
 absl::StatusOr<std::vector<EditKind>> parseEditKinds(const std::string &list) {

@@ -2,6 +2,8 @@
 
 #include "gevo/ir/op_address.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -97,7 +99,11 @@ uint32_t fingerprintOf(mlir::Operation *op) {
 std::string modelFingerprint(mlir::ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  module->print(os);
+  // Every module keyed is one that verified (parsed, or built by edits that
+  // each verify): printing need not verify it again (a third of the time).
+  mlir::OpPrintingFlags flags;
+  flags.assumeVerified();
+  module->print(os, flags);
   return absl::StrFormat("%016x", llvm::xxh3_64bits(llvm::StringRef(text)));
 }
 
@@ -119,6 +125,24 @@ AddressIndex::AddressIndex(mlir::ModuleOp module, int maxFuzz)
                                  : mlir::WalkResult::advance();
     });
   });
+}
+
+AddressIndex::AddressIndex(mlir::ModuleOp copy, const AddressIndex &original,
+                           const mlir::IRMapping &mapping)
+    : module(copy), maxFuzz(original.maxFuzz) {
+  for (mlir::Operation *op : original.allOps) {
+    mlir::Operation *to = mapping.lookup(op);
+    refs[to] = original.refs.lookup(op);
+    allOps.push_back(to);
+  }
+  for (const auto &[function, names] : original.byName) {
+    auto &copied = byName[function];
+    for (const auto &[name, ops] : names) {
+      std::vector<mlir::Operation *> &sameName = copied[name];
+      for (mlir::Operation *op : ops)
+        sameName.push_back(mapping.lookup(op));
+    }
+  }
 }
 
 std::optional<OpRef> AddressIndex::refOf(mlir::Operation *op) const {

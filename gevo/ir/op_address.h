@@ -31,12 +31,18 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 
+namespace mlir {
+class IRMapping;
+} // namespace mlir
+
 namespace gevo {
 
 uint32_t fingerprintOf(mlir::Operation *op);
 
 /// A 16-hex-digit hash of the module's canonical printed form (no locations):
-/// equal for a file and its re-printed or re-named copies.
+/// equal for a file and its re-printed or re-named copies. `module` must
+/// verify (a parsed module does, and so does every state applyEdit leaves on
+/// success): it is printed without verifying it again.
 std::string modelFingerprint(mlir::ModuleOp module);
 
 /// Whether an op sits in a named linalg op's implicit body (not addressable).
@@ -47,6 +53,11 @@ class AddressIndex {
 public:
   /// `maxFuzz`: how far resolve() may re-anchor an address.
   explicit AddressIndex(mlir::ModuleOp module, int maxFuzz = kDefaultMaxFuzz);
+  /// The index of `copy`, a clone of the module `original` indexes made
+  /// with `mapping` (the original's ops to the copy's): the same addresses,
+  /// nothing printed again.
+  AddressIndex(mlir::ModuleOp copy, const AddressIndex &original,
+               const mlir::IRMapping &mapping);
 
   /// The address of an addressable op; nullopt for others.
   std::optional<OpRef> refOf(mlir::Operation *op) const;

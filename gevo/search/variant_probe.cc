@@ -5,6 +5,7 @@
 #include "gevo/eval/static_cost.h"
 #include "gevo/ir/op_address.h"
 #include "gevo/search/surrogate.h"
+#include "gevo/workbench/variant_context.h"
 #include "gevo/workbench/workbench.h"
 
 namespace gevo {
@@ -17,10 +18,13 @@ VariantProbe::Built &VariantProbe::probe(const std::vector<Edit> &edits,
   Built &known = built[id];
   if (!known.key.empty() && (!withCost || known.staticCost >= 0))
     return known;
-  BuiltVariant variant = bench.build(edits);
-  known.key = keyOf(variant);
-  if (withCost)
-    known.staticCost = estimateStaticCost(*variant.module, entry);
+  // The build the context remembers, read where it lies: a copy would only
+  // be printed and costed.
+  bench.variantContext().inspect(edits, [&](const BuiltVariant &built) {
+    known.key = built.key;
+    if (withCost)
+      known.staticCost = estimateStaticCost(*built.module, entry);
+  });
   return known;
 }
 

@@ -73,17 +73,24 @@ Variation::mutate(const std::vector<Edit> &edits, double removeRate,
     if (moved)
       return *moved;
   }
-  BuiltVariant built = build(out);
-  out = std::move(built.edits);
   // When no operator finds an edit on this variant, the child keeps the
   // edits that applied: a mutation may leave a list as it is. The module
   // the new edit was verified on is the child's build, when a build would
   // apply it alike: the search keys and runs the child without building it.
   mlir::OwningOpRef<mlir::ModuleOp> applied;
   bool reuse = source && appliesAsABuild(options.safety);
-  if (addEdit(*built.module, out, rng, kindWeights, reuse ? &applied : nullptr)
-          .ok() &&
-      applied)
+  bool added = false;
+  auto propose = [&](const BuiltVariant &built) {
+    out = built.edits;
+    added = addEdit(*built.module, out, rng, kindWeights,
+                    reuse ? &applied : nullptr)
+                .ok();
+  };
+  if (source) // the parent's build where it lies: proposing leaves it as is
+    source->inspect(out, propose);
+  else
+    propose(build(out));
+  if (added && applied)
     source->remember(out, std::move(applied));
   return out;
 }

@@ -179,11 +179,27 @@ BuiltVariant VariantContext::build(const std::vector<Edit> &edits) {
   }
   built.context = current;
   // Every list built here is keyed (to run it, or to ask whether it is
-  // new): once per list, not once per build of it.
+  // new): once per list, not once per build of it. (Where the key is printed
+  // matters: a search that skipped it for the builds it only proposes on
+  // drew other children for the same seed.)
   built.key = modelFingerprint(*built.module);
   BuiltVariant out = cloneOf(built);
   remember(edits, std::move(built));
   return out;
+}
+
+void VariantContext::inspect(
+    const std::vector<Edit> &edits,
+    llvm::function_ref<void(const BuiltVariant &built)> look) {
+  Remembered *known = longestPrefixOf(edits);
+  if (!known || known->list.size() != edits.size()) {
+    build(edits); // remembered first
+    known = &remembered.front();
+  } else {
+    ++reused;
+    reusedEditCount += static_cast<int64_t>(edits.size());
+  }
+  look(known->built);
 }
 
 absl::StatusOr<bool> VariantContext::recycleIfDue() {

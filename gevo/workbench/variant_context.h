@@ -29,6 +29,7 @@
 #include "gevo/ir/edit.h"
 #include "gevo/workbench/build_variant.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace gevo {
 
@@ -47,6 +48,12 @@ public:
   /// as long as it lives, whatever is recycled meanwhile. Starts from the
   /// longest remembered list that `edits` begins with.
   BuiltVariant build(const std::vector<Edit> &edits);
+  /// What build(edits) would hand out, without the clone: `look`
+  /// sees the remembered build itself (read its module, never edit it). For
+  /// what the search asks of a variant (is it new, its static cost, an edit
+  /// proposed on it), which a copy would only slow down.
+  void inspect(const std::vector<Edit> &edits,
+               llvm::function_ref<void(const BuiltVariant &built)> look);
   /// Remembers `module`, made in the current context from `list` exactly as
   /// build(list) makes it (an edit proposed and verified on a build of the
   /// list before it), as the build of `list`; a module of another context

@@ -3,7 +3,8 @@
 // The copy of the unmodified module in a VariantContext is the original in
 // every way a search can tell (printed form, locations, the edits drawn on
 // it, the keys of the variants built from it), before and after a recycle,
-// and a variant built before a recycle stays valid.
+// a variant built before a recycle stays valid, and inspect() reads the
+// remembered build itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -225,6 +226,39 @@ TEST_F(VariantContextTest, StartsFromTheLongestListBuiltBefore) {
   }
   EXPECT_GT(checked, 5);
   EXPECT_GT((*variants)->reusedEdits(), 2 * checked);
+}
+
+TEST_F(VariantContextTest, InspectsTheRememberedBuildWithoutACopy) {
+  absl::StatusOr<std::unique_ptr<VariantContext>> variants =
+      VariantContext::create(*original, 0);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 20; ++i) {
+    std::vector<Edit> edits = randomList(rng);
+    BuiltVariant expected = buildVariant(*original, edits);
+    std::string key = modelFingerprint(*expected.module);
+    mlir::Operation *first = nullptr, *second = nullptr;
+    // Unbuilt: built, remembered and keyed, then seen where it lies.
+    (*variants)->inspect(edits, [&](const BuiltVariant &built) {
+      EXPECT_EQ(built.key, key);
+      EXPECT_EQ(modelFingerprint(*built.module), key);
+      EXPECT_TRUE(built.edits == expected.edits);
+      first = built.module.get().getOperation();
+    });
+    // Again: the same module, not a copy of it.
+    (*variants)->inspect(edits, [&](const BuiltVariant &built) {
+      EXPECT_EQ(built.key, key);
+      second = built.module.get().getOperation();
+    });
+    EXPECT_NE(first, nullptr);
+    EXPECT_EQ(first, second);
+    // A build hands out a copy of it, keyed alike, with its use-list orders.
+    BuiltVariant built = (*variants)->build(edits);
+    EXPECT_NE(built.module.get().getOperation(), first);
+    EXPECT_EQ(keyOf(built), key);
+    EXPECT_EQ(modelFingerprint(*built.module), key);
+    EXPECT_EQ(useLists(*built.module), useLists(*expected.module));
+  }
 }
 
 } // namespace
