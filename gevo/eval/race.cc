@@ -72,7 +72,7 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
     // Even at the slow end faster than the member by more than the band.
     clearsEvery &= estimate * (1 + halfWidth) * (1 + plan.band) < member.ratio;
   }
-  if (dominated)
+  if (dominated && static_cast<int>(ratios.size()) >= plan.minPairsDominated)
     return PairVerdict::Dominated;
   if (static_cast<int>(ratios.size()) >= plan.minPairs && clearsEvery)
     return PairVerdict::Enters;

@@ -50,6 +50,10 @@ struct RacePlan {
   /// Three: a median that one disturbed pair (load hitting one side)
   /// cannot move; with two, the median is their mean.
   int minPairs = 3;
+  /// Timed pairs made before a variant stops as dominated: one pair has no
+  /// spread of its own, and a short program's first pair still reads slow
+  /// (in §11's check, 13.3 ms where its later pairs read 11.2-12.4).
+  int minPairsDominated = 2;
   /// The unmodified program's run time (ms) the first run is read against.
   double referenceMs = 0;
   /// Validation errors above this are ranked behind every other variant

@@ -81,8 +81,10 @@ TEST(Race, PairsDecideOnceTheIntervalClearsTheBand) {
   plan.confidenceZ = 1.64;
   plan.band = 0.02;
   plan.minPairs = 2;
-  // Less accurate and clearly slower: dominated after one pair.
-  EXPECT_EQ(judgePairs(plan, 0.12, {1.2}), PairVerdict::Dominated);
+  // Less accurate and clearly slower: dominated after two pairs (one has
+  // no spread of its own).
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.2}), PairVerdict::Undecided);
+  EXPECT_EQ(judgePairs(plan, 0.12, {1.2, 1.2}), PairVerdict::Dominated);
   // As fast as the member: one or two pairs' interval (+-3.3%, +-2.3%)
   // still reaches below the band, three pairs' (+-1.9%) do not.
   EXPECT_EQ(judgePairs(plan, 0.12, {1.0}), PairVerdict::Undecided);
