@@ -109,7 +109,7 @@ void racedText(std::ostringstream &md, const Object &o) {
     return;
   md << absl::StrFormat(
       "Racing cut the timing of %d of NSGA-II's %d evaluations short "
-      "(stopped as dominated, or entered the front after two pairs) and %d "
+      "(stopped as dominated, or entered the front after three pairs) and %d "
       "of random search's %d, all seeds and workloads together.\n\n",
       raced[0], evaluations[0], raced[1], evaluations[1]);
 }

@@ -52,8 +52,9 @@ cl::opt<std::string> schedule(
     cl::init("steady"), cl::cat(category));
 cl::opt<bool> recheckOnly(
     "recheck",
-    cl::desc("Run no search: make the dry-run checks of the runs --json lists "
-             "again from their run directories (still in /tmp) and rewrite it"),
+    cl::desc("Run no search: make the dry-run checks and the samples of the "
+             "runs --json lists again from their run directories (still in "
+             "/tmp) and rewrite it"),
     cl::init(false), cl::cat(category));
 cl::opt<int> sampleSize(
     "sample",
@@ -81,6 +82,27 @@ std::string outDirOf(const std::string &workload, bool racing, int seed) {
   return "/tmp/gevo-bench-racing/" +
          std::string(llvm::StringRef(workload).rsplit('/').second) +
          (racing ? "-on-" : "-off-") + std::to_string(seed);
+}
+
+/// The racing search's stopped variants nearest its front, measured fully
+/// (racing_sample.h), from its run directory.
+gevo::StoppedSample checkSample(const std::string &workload, int seed) {
+  gevo::SearchConfig config; // the shipped default, as the search ran
+  gevo::SampleSetup setup;
+  setup.outDir = outDirOf(workload, true, seed);
+  setup.workloadPath = gevo::findRunfile(workload);
+  setup.workbench = config.workbench;
+  setup.maxErrorIncrease = config.maxErrorIncrease;
+  setup.size = sampleSize;
+  setup.pairs = 2 * config.pairedRuns;
+  return gevo::checkStoppedSample(setup);
+}
+
+void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
+  row["sample_measured"] = sample.measured;
+  row["sample_false_stops"] = sample.falseStops;
+  row["sample_within_band"] = sample.withinBand;
+  row["sample_twins"] = sample.twins;
 }
 
 void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
@@ -181,12 +203,8 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   }
   gevo::StoppedSample sample;
   if (racing && sampleSize > 0) {
-    sample = gevo::checkStoppedSample(r, config.outDir, sampleSize,
-                                      config.pairedRuns * 2);
-    row["sample_measured"] = sample.measured;
-    row["sample_false_stops"] = sample.falseStops;
-    row["sample_within_band"] = sample.withinBand;
-    row["sample_twins"] = sample.twins;
+    sample = checkSample(workload, seed);
+    putSample(row, sample);
   }
   std::printf("%-28s seed %d %-7s %6lld evaluations in %5.0f s (%.2f/s), %d "
               "stopped dominated, %d entered early, hypervolume %.4f",
@@ -232,8 +250,9 @@ absl::StatusOr<gevo::Measurement> runBaseline(const std::string &dir) {
   return gevo::parseMeasurementJson(llvm::formatv("{0}", *baseline).str());
 }
 
-/// --recheck: the dry-run checks of the runs `json` lists, made again from
-/// their run directories (still in /tmp) with this binary's check.
+/// --recheck: the dry-run checks and the racing runs' samples of the runs
+/// `json` lists, made again from their run directories (still in /tmp) with
+/// this binary's checks.
 int recheck() {
   absl::StatusOr<llvm::json::Value> figures = readJson(json);
   if (!figures.ok() || !figures->getAsObject())
@@ -243,6 +262,14 @@ int recheck() {
     return gevo::reportBadInput(json + ": no runs");
   for (llvm::json::Value &value : *runs) {
     llvm::json::Object *row = value.getAsObject();
+    if (row && row->getBoolean("racing").value_or(false) && sampleSize > 0) {
+      std::string workload = row->getString("workload").value_or("").str();
+      int seed = int(row->getInteger("seed").value_or(0));
+      std::fprintf(stderr, "%s seed %d: stopped variants measured fully\n",
+                   workload.c_str(), seed);
+      putSample(*row, checkSample(workload, seed));
+      continue;
+    }
     if (!row || row->getBoolean("racing").value_or(true))
       continue;
     std::string dir = outDirOf(row->getString("workload").value_or("").str(),
@@ -252,6 +279,7 @@ int recheck() {
       return gevo::reportBadInput(std::string(baseline.status().message()));
     putCheck(*row, checkDryRun(dir, *baseline));
   }
+  (*figures->getAsObject())["sample"] = static_cast<int>(sampleSize);
   if (absl::Status s =
           gevo::writeFigures(json, std::move(*figures->getAsObject()));
       !s.ok())

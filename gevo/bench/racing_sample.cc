@@ -25,20 +25,35 @@ struct Candidate {
   double nearness = 0; // reading / ratio to beat (0: nothing to beat)
 };
 
-std::vector<FrontPoint> remeasuredFront(const SearchResult &result) {
-  std::vector<FrontPoint> front = {{result.baseline.error(), 1.0}};
-  for (const FrontMember &member : result.front)
-    if (member.remeasured.ok() && member.remeasured.runtimeRatio > 0)
-      front.push_back(
-          {member.remeasured.error(), member.remeasured.runtimeRatio});
-  return front;
+/// The archive's non-dominated variants that were measured (not stopped)
+/// and lie inside the error bound, with their search-time figures.
+std::vector<const Individual *> archiveFront(const Checkpoint &checkpoint,
+                                             double maxError) {
+  std::vector<const Individual *> kept, measured;
+  std::set<std::string> seen;
+  for (const Individual &individual : checkpoint.archive) {
+    const Measurement &m = individual.measurement;
+    if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0 &&
+        m.error() <= maxError && seen.insert(individual.key).second)
+      measured.push_back(&individual);
+  }
+  std::sort(measured.begin(), measured.end(),
+            [](const Individual *a, const Individual *b) {
+              double ea = a->measurement.error(), eb = b->measurement.error();
+              return ea != eb ? ea < eb
+                              : a->measurement.runtimeRatio <
+                                    b->measurement.runtimeRatio;
+            });
+  for (const Individual *individual : measured)
+    if (kept.empty() || individual->measurement.runtimeRatio <
+                            kept.back()->measurement.runtimeRatio)
+      kept.push_back(individual);
+  return kept;
 }
 
-std::vector<Candidate> nearestStopped(const SearchResult &result,
-                                      const Checkpoint &checkpoint,
+std::vector<Candidate> nearestStopped(const Checkpoint &checkpoint,
                                       const std::vector<FrontPoint> &front,
-                                      int size) {
-  double maxError = result.baseline.error() + result.config.maxErrorIncrease;
+                                      double maxError, int size) {
   std::vector<Candidate> candidates;
   std::set<std::string> seen;
   for (const Individual &individual : checkpoint.archive) {
@@ -59,10 +74,6 @@ std::vector<Candidate> nearestStopped(const SearchResult &result,
     candidates.resize(size);
   return candidates;
 }
-
-} // namespace
-
-namespace {
 
 /// The verdicts on `candidates` measured fully (`measured`, then the front
 /// members measured again in the same batch).
@@ -112,40 +123,41 @@ StoppedSample judge(const std::vector<Candidate> &candidates,
 
 } // namespace
 
-StoppedSample checkStoppedSample(const SearchResult &result,
-                                 const std::string &outDir, int size,
-                                 int pairs) {
-  absl::StatusOr<std::string> text =
-      readFile(outDir + "/checkpoint.json", "checkpoint");
+StoppedSample checkStoppedSample(const SampleSetup &setup) {
+  std::string path = setup.outDir + "/checkpoint.json";
+  absl::StatusOr<std::string> text = readFile(path, "checkpoint");
   absl::StatusOr<Checkpoint> checkpoint =
-      text.ok() ? parseCheckpoint(*text, outDir + "/checkpoint.json")
+      text.ok() ? parseCheckpoint(*text, path)
                 : absl::StatusOr<Checkpoint>(text.status());
-  if (!checkpoint.ok()) {
-    std::fprintf(stderr, "sample check: %s\n",
-                 std::string(checkpoint.status().message()).c_str());
-    return {};
-  }
-  std::vector<Candidate> candidates =
-      nearestStopped(result, *checkpoint, remeasuredFront(result), size);
-  if (candidates.empty())
-    return {};
-  absl::StatusOr<std::unique_ptr<Workbench>> bench = openMeasuredWorkbench(
-      result.config.workloadPath, result.config.workbench);
+  absl::StatusOr<std::unique_ptr<Workbench>> bench =
+      checkpoint.ok()
+          ? openMeasuredWorkbench(setup.workloadPath, setup.workbench)
+          : absl::StatusOr<std::unique_ptr<Workbench>>(checkpoint.status());
   if (!bench.ok()) {
     std::fprintf(stderr, "sample check: %s\n",
                  std::string(bench.status().message()).c_str());
     return {};
   }
+  const Measurement &baseline = (*bench)->baseline();
+  double maxError = baseline.error() + setup.maxErrorIncrease;
+  std::vector<const Individual *> members = archiveFront(*checkpoint, maxError);
+  std::vector<FrontPoint> front = {{baseline.error(), 1.0}};
+  for (const Individual *member : members)
+    front.push_back(
+        {member->measurement.error(), member->measurement.runtimeRatio});
+  std::vector<Candidate> candidates =
+      nearestStopped(*checkpoint, front, maxError, setup.size);
+  if (candidates.empty())
+    return {};
   // The front measured again beside them: one moment's noise for both.
   std::vector<std::vector<Edit>> lists;
   for (const Candidate &candidate : candidates)
     lists.push_back(candidate.edits);
-  for (const FrontMember &member : result.front)
-    lists.push_back(member.individual.edits);
-  Workbench::AgainstUnmodified full =
-      (*bench)->measureAgainstUnmodified(lists, pairs, /*scoreTest=*/false,
-                                         /*children=*/1);
-  return judge(candidates, result.baseline, full.variants);
+  for (const Individual *member : members)
+    lists.push_back(member->edits);
+  Workbench::AgainstUnmodified full = (*bench)->measureAgainstUnmodified(
+      lists, setup.pairs, /*scoreTest=*/false, /*children=*/1);
+  return judge(candidates, baseline, full.variants);
 }
 
 } // namespace gevo

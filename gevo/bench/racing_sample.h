@@ -2,9 +2,11 @@
 //
 // The check issue #37 asks of every racing path: a sample of the variants a
 // racing search stopped as dominated, measured fully (interleaved pairs with
-// the unmodified program) beside the search's front measured again. The
-// sample is the stopped variants the search kept in its archive whose
-// reading came nearest to the front, the likeliest false stops.
+// the unmodified program) beside the search's front measured again in the
+// same batch. The sample is the stopped variants the search kept in its
+// archive whose reading came nearest to its front, the likeliest false
+// stops; the front is every non-dominated variant of the archive (the
+// search's reported front may be thinned to --front-limit members).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_BENCH_RACING_SAMPLE_H
@@ -12,16 +14,16 @@
 
 #include <string>
 
-#include "gevo/search/search_result.h"
+#include "gevo/workbench/workbench_options.h"
 
 namespace gevo {
 
 struct StoppedSample {
   /// Stopped variants measured fully.
   int measured = 0;
-  /// Measured fully, faster beyond the noise band than every re-measured
-  /// front member at least as accurate (and the unmodified program): would
-  /// have entered the front.
+  /// Measured fully, faster beyond the noise band than every front member
+  /// at least as accurate (and the unmodified program): would have entered
+  /// the front.
   int falseStops = 0;
   /// Faster than every such member, but within the band.
   int withinBand = 0;
@@ -30,13 +32,19 @@ struct StoppedSample {
   int twins = 0;
 };
 
-/// Measures fully up to `size` of the stopped variants of the racing search
-/// `result` whose run directory is `outDir` (its checkpoint's archive),
-/// `pairs` interleaved pairs each, beside the search's front members
-/// measured again in the same batch.
-StoppedSample checkStoppedSample(const SearchResult &result,
-                                 const std::string &outDir, int size,
-                                 int pairs);
+struct SampleSetup {
+  /// A finished racing search's run directory (its checkpoint's archive).
+  std::string outDir;
+  std::string workloadPath;
+  WorkbenchOptions workbench;
+  /// The search's error bound over the unmodified program's error.
+  double maxErrorIncrease = 0.25;
+  /// Stopped variants to measure, and the pairs each.
+  int size = 30;
+  int pairs = 10;
+};
+
+StoppedSample checkStoppedSample(const SampleSetup &setup);
 
 } // namespace gevo
 
