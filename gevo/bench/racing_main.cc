@@ -68,14 +68,10 @@ cl::opt<std::string> json("json", cl::desc("Write the figures here"),
 
 /// What a dry run's cache says about racing's decisions.
 struct DryRunCheck {
-  int wouldStop = 0;  // variants racing would have stopped as dominated
-  int falseStops = 0; // of them, faster beyond the band than the front
-  int withinBand = 0; // of them, on the strict front but inside the band
-  /// Of them, on the strict front only by a reading of another child: a
-  /// fully measured variant has its error and static cost (the same
-  /// computation, e.g. an edit that changes nothing the run reads), and
-  /// stands for it on the front.
-  int twins = 0;
+  int wouldStop = 0; // variants racing would have stopped as dominated
+  /// Of them, measured fully, against every other variant measured fully
+  /// (racing_sample.h's verdicts).
+  gevo::StopCounts counts;
 };
 
 std::string outDirOf(const std::string &workload, bool racing, int seed) {
@@ -100,16 +96,16 @@ gevo::StoppedSample checkSample(const std::string &workload, int seed) {
 
 void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
   row["sample_measured"] = sample.measured;
-  row["sample_false_stops"] = sample.falseStops;
-  row["sample_within_band"] = sample.withinBand;
-  row["sample_twins"] = sample.twins;
+  row["sample_false_stops"] = sample.counts.falseStops;
+  row["sample_within_band"] = sample.counts.withinBand;
+  row["sample_twins"] = sample.counts.twins;
 }
 
 void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
   row["would_stop"] = check.wouldStop;
-  row["false_stops"] = check.falseStops;
-  row["within_band"] = check.withinBand;
-  row["twins"] = check.twins;
+  row["false_stops"] = check.counts.falseStops;
+  row["within_band"] = check.counts.withinBand;
+  row["twins"] = check.counts.twins;
 }
 
 DryRunCheck checkDryRun(const std::string &outDir,
@@ -118,7 +114,6 @@ DryRunCheck checkDryRun(const std::string &outDir,
   DryRunCheck check;
   if (!cache.import(outDir + "/cache.jsonl").ok())
     return check;
-  const double kBand = gevo::RacePlan().band;
   std::vector<const gevo::Measurement *> full;
   for (const auto &[key, m] : cache.all())
     if (m.ok() && m.runtimeRatio > 0)
@@ -135,19 +130,10 @@ DryRunCheck checkDryRun(const std::string &outDir,
       if (other != &m)
         others.push_back({other->error(), other->runtimeRatio});
     double toBeat = gevo::ratioToBeat(others, m.error());
-    if (m.runtimeRatio >= toBeat)
-      continue;
     bool twin = false;
     for (const gevo::Measurement *other : full)
-      twin |= other != &m && other->error() == m.error() &&
-              other->staticCost == m.staticCost;
-    if (twin) {
-      ++check.twins;
-      continue;
-    }
-    check.falseStops += m.runtimeRatio * (1 + kBand) < toBeat;
-    check.withinBand +=
-        m.runtimeRatio < toBeat && m.runtimeRatio * (1 + kBand) >= toBeat;
+      twin |= other != &m && gevo::sameComputation(*other, m);
+    check.counts.add(gevo::judgeStop(m.runtimeRatio, toBeat, twin));
   }
   return check;
 }
@@ -214,13 +200,13 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   if (!racing)
     std::printf(", racing would stop %d: %d false stops, %d inside the "
                 "band, %d twins",
-                check.wouldStop, check.falseStops, check.withinBand,
-                check.twins);
+                check.wouldStop, check.counts.falseStops,
+                check.counts.withinBand, check.counts.twins);
   else if (sampleSize > 0)
     std::printf(", %d stopped measured fully: %d false stops, %d inside the "
                 "band, %d twins",
-                sample.measured, sample.falseStops, sample.withinBand,
-                sample.twins);
+                sample.measured, sample.counts.falseStops,
+                sample.counts.withinBand, sample.counts.twins);
   std::printf("\n");
   std::fflush(stdout);
   return row;

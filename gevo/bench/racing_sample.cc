@@ -88,7 +88,6 @@ StoppedSample judge(const std::vector<Candidate> &candidates,
       members.push_back(&measured[i]);
     }
   StoppedSample sample;
-  const double band = RacePlan().band;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Measurement &m = measured[i];
     if (!m.ok() || m.runtimeRatio <= 0)
@@ -97,31 +96,52 @@ StoppedSample judge(const std::vector<Candidate> &candidates,
     double toBeat = ratioToBeat(front, m.error());
     bool twin = false;
     for (const Measurement *member : members)
-      twin |=
-          member->error() == m.error() && member->staticCost == m.staticCost;
-    const char *verdict = "dominated";
-    if (m.runtimeRatio < toBeat) {
-      if (twin) {
-        ++sample.twins;
-        verdict = "twin of a member";
-      } else if (m.runtimeRatio * (1 + band) < toBeat) {
-        ++sample.falseStops;
-        verdict = "FALSE STOP";
-      } else {
-        ++sample.withinBand;
-        verdict = "inside the band";
-      }
-    }
+      twin |= sameComputation(*member, m);
+    StopVerdict verdict = judgeStop(m.runtimeRatio, toBeat, twin);
+    sample.counts.add(verdict);
     std::fprintf(stderr,
                  "  stopped %-9s error %.4f reading x%.4f, measured fully "
                  "x%.4f, front x%.4f: %s\n",
                  candidates[i].raced.c_str(), m.error(), candidates[i].reading,
-                 m.runtimeRatio, toBeat, verdict);
+                 m.runtimeRatio, toBeat, toString(verdict));
   }
   return sample;
 }
 
 } // namespace
+
+StopVerdict judgeStop(double ratio, double toBeat, bool twin) {
+  if (ratio >= toBeat)
+    return StopVerdict::Dominated;
+  if (twin)
+    return StopVerdict::Twin;
+  return ratio * (1 + RacePlan().band) < toBeat ? StopVerdict::FalseStop
+                                                : StopVerdict::WithinBand;
+}
+
+const char *toString(StopVerdict verdict) {
+  switch (verdict) {
+  case StopVerdict::Dominated:
+    return "dominated";
+  case StopVerdict::Twin:
+    return "twin of a member";
+  case StopVerdict::WithinBand:
+    return "inside the band";
+  case StopVerdict::FalseStop:
+    return "FALSE STOP";
+  }
+  return "?";
+}
+
+bool sameComputation(const Measurement &a, const Measurement &b) {
+  return a.error() == b.error() && a.staticCost == b.staticCost;
+}
+
+void StopCounts::add(StopVerdict verdict) {
+  falseStops += verdict == StopVerdict::FalseStop;
+  withinBand += verdict == StopVerdict::WithinBand;
+  twins += verdict == StopVerdict::Twin;
+}
 
 StoppedSample checkStoppedSample(const SampleSetup &setup) {
   std::string path = setup.outDir + "/checkpoint.json";

@@ -14,22 +14,35 @@
 
 #include <string>
 
+#include "gevo/eval/measurement.h"
 #include "gevo/workbench/workbench_options.h"
 
 namespace gevo {
 
+/// Where a stopped variant, measured fully, stands against the fastest
+/// member at least as accurate: dominated by it; faster, but a twin (a
+/// member has its error and static cost: the same computation, read at
+/// another moment); faster inside the noise band; faster beyond it (a false
+/// stop: it would have entered the front).
+enum class StopVerdict { Dominated, Twin, WithinBand, FalseStop };
+StopVerdict judgeStop(double ratio, double toBeat, bool twin);
+const char *toString(StopVerdict verdict);
+/// Whether two measurements are the same computation by the figures: the
+/// same error and static cost.
+bool sameComputation(const Measurement &a, const Measurement &b);
+
+/// How many stopped variants got each verdict but Dominated.
+struct StopCounts {
+  int falseStops = 0;
+  int withinBand = 0;
+  int twins = 0;
+  void add(StopVerdict verdict);
+};
+
 struct StoppedSample {
   /// Stopped variants measured fully.
   int measured = 0;
-  /// Measured fully, faster beyond the noise band than every front member
-  /// at least as accurate (and the unmodified program): would have entered
-  /// the front.
-  int falseStops = 0;
-  /// Faster than every such member, but within the band.
-  int withinBand = 0;
-  /// Faster, but with the error and static cost of a member (the same
-  /// computation, read at another moment).
-  int twins = 0;
+  StopCounts counts;
 };
 
 struct SampleSetup {
