@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "gevo/bench/child_process.h"
+#include "gevo/eval/race.h"
 #include "gevo/search/nsga2.h"
 #include "gevo/support/tool_errors.h"
 
@@ -44,7 +45,7 @@ double remeasuredHypervolume(const SearchResult &result) {
     Objectives point;
     for (const std::string &name : result.objectives)
       if (name == "runtime")
-        point.push_back(again.runtimeRatio / 2);
+        point.push_back(again.runtimeRatio / kHypervolumeRatio);
       else if (name == "error")
         point.push_back(again.error());
     points.push_back(std::move(point));

@@ -1,10 +1,12 @@
 //===- normalized_objectives.cc - Objectives on the hypervolume's scale ---===//
 //
 // normalizedObjectives (search.h): error as it is, every other objective
-// divided by twice the unmodified program's value.
+// divided by twice the unmodified program's value (kHypervolumeRatio, the
+// hypervolume's reference point, which racing's run limit also reads).
 //
 //===----------------------------------------------------------------------===//
 
+#include "gevo/eval/race.h"
 #include "gevo/search/search.h"
 
 namespace gevo {
@@ -19,7 +21,7 @@ normalizedObjectives(const Measurement &m, const Measurement &baseline,
       values.push_back(value);
       continue;
     }
-    double reference = 2 * objectiveValue(baseline, name);
+    double reference = kHypervolumeRatio * objectiveValue(baseline, name);
     values.push_back(reference > 0 ? value / reference : value);
   }
   return values;
