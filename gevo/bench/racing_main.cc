@@ -145,7 +145,7 @@ std::pair<int, int> racedCounts(const std::string &outDir) {
   if (cache.import(outDir + "/cache.jsonl").ok())
     for (const auto &[key, m] : cache.all()) {
       counts.first += gevo::stoppedDominated(m.raced);
-      counts.second += !m.raced.empty() && !gevo::stoppedDominated(m.raced);
+      counts.second += gevo::enteredEarly(m.raced);
     }
   return counts;
 }

@@ -71,7 +71,9 @@ struct Measurement {
   double pairSpread = 0;
   /// Racing (race.h): "" when measured fully; "first_run" when it stopped,
   /// dominated, after its first run (its run time that run's, before any
-  /// pair), "pairs:N" when it stopped, dominated, after N timed pairs,
+  /// pair), "failed_first_run" when its first run's logits were not finite
+  /// (a failure, not timed), "pairs:N" when it stopped, dominated, after N
+  /// timed pairs,
   /// "enters:N" when nothing measured could dominate it after N pairs (its
   /// ratio is theirs). Its error is exact either way.
   std::string raced;

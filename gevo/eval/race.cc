@@ -89,6 +89,10 @@ bool stoppedDominated(const std::string &raced) {
          absl::StartsWith(raced, "pairs:");
 }
 
+bool enteredEarly(const std::string &raced) {
+  return absl::StartsWith(raced, "enters:");
+}
+
 double RacePlan::runLimitMs() const {
   if (!enabled() || runLimitRatio <= 0 || referenceMs <= 0)
     return 0;

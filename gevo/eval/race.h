@@ -114,6 +114,7 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
 /// How much of a variant was measured, as Measurement::raced holds it:
 /// "" (fully), "first_run" (stopped, dominated, after one untimed-against
 /// run), "run_limit" (ended during its first run, at RacePlan::runLimitMs),
+/// "failed_first_run" (its first run's logits were not finite),
 /// "pairs:N" (stopped, dominated, after N pairs) or "enters:N" (timing stopped
 /// after N pairs because nothing measured dominates it: its ratio is those
 /// pairs').
@@ -122,6 +123,11 @@ std::string enteredAfterPairs(int pairs);
 inline constexpr char kRacedAfterFirstRun[] = "first_run";
 /// Stopped during its first run at RacePlan::runLimitMs (a timeout).
 inline constexpr char kRacedAtRunLimit[] = "run_limit";
+/// Stopped after its first run, whose logits were not all finite: it fails
+/// (Outcome::NonFinite) whatever its time, so none is measured.
+inline constexpr char kRacedFailedFirstRun[] = "failed_first_run";
+/// Whether `raced` says timing stopped because the variant enters the front.
+bool enteredEarly(const std::string &raced);
 /// Whether `raced` says the variant stopped because it was dominated (it
 /// then never counts as a front member).
 bool stoppedDominated(const std::string &raced);

@@ -129,6 +129,10 @@ TEST(Race, RacedSaysWhetherItStoppedDominated) {
   EXPECT_TRUE(stoppedDominated(racedAfterPairs(2)));
   EXPECT_FALSE(stoppedDominated(enteredAfterPairs(2)));
   EXPECT_FALSE(stoppedDominated(""));
+  EXPECT_FALSE(stoppedDominated(kRacedFailedFirstRun));
+  EXPECT_TRUE(enteredEarly(enteredAfterPairs(3)));
+  EXPECT_FALSE(enteredEarly(racedAfterPairs(3)));
+  EXPECT_FALSE(enteredEarly(kRacedFailedFirstRun));
 }
 
 TEST(Race, NonDominatedKeepsTheStaircase) {

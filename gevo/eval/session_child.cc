@@ -67,9 +67,12 @@ private:
   StepResult compileVariant(mlir::ModuleOp variant);
   StepResult compileBaseline();
   StepResult firstRun();
+  std::optional<ClassificationScore> scoreFirstRun() const;
+  bool decidedByOutputs(const ClassificationScore &score) const;
   StepResult timeRuns();
   bool keepTiming(int pairsDone);
   bool stoppedDominatedHere() const;
+  bool stoppedAfterFirstRun() const;
   bool stopAt(const std::string &where);
   StepResult checkCorruption() const;
   StepResult checkUninitialized();
@@ -116,7 +119,7 @@ StepResult ChildRun::runSteps(mlir::ModuleOp module) {
   if (request.race.enabled() && request.interleavedPairs > 0) {
     if (StepResult failed = firstRun())
       return failed;
-    if (stoppedDominatedHere()) {
+    if (stoppedAfterFirstRun()) {
       // One run, no pair: neither the unmodified program nor the checks
       // that guard a timing (the variant never counts as a front member).
       header["run_ms"] = llvm::json::Array(runs.ms);
@@ -237,6 +240,7 @@ StepResult ChildRun::firstRun() {
   // notes it).
   double limitMs = request.race.runLimitMs();
   double readingMs = 0, spentMs = 0;
+  std::optional<ClassificationScore> score;
   for (int k = 0; k < 3 && spentMs < kFirstReadingMs; ++k) {
     RunLimit limit(k == 0 ? limitMs : 0, !request.race.dryRun);
     absl::StatusOr<TimedRun> run = variant->run(*inputs);
@@ -248,15 +252,19 @@ StepResult ChildRun::firstRun() {
     spentMs += run->ms;
     runs.results = std::move(run->results);
     runs.launches = run->launches;
+    // What the outputs alone decide needs no better reading of the time.
+    if (k == 0 && (score = scoreFirstRun()) && decidedByOutputs(*score) &&
+        !request.race.dryRun)
+      break;
   }
   runs.ms.push_back(readingMs);
-  int logits = s.workload.logitsResult();
-  if (runs.results.size() <= static_cast<size_t>(logits))
+  if (!score)
     return std::nullopt; // timeRuns() reports it
-  absl::StatusOr<ClassificationScore> score =
-      scoreSplit(s.data, SplitRole::Validation, runs.results[logits]);
-  if (!score.ok() || score->nonFiniteRows > 0)
-    return std::nullopt; // the parent classifies it from the full reading
+  if (score->nonFiniteRows > 0) {
+    // It fails whatever its time (the parent classifies it from the logits).
+    stopAt(kRacedFailedFirstRun);
+    return std::nullopt;
+  }
   firstError = 1.0 - score->accuracy();
   double ratio =
       request.race.referenceMs > 0 ? readingMs / request.race.referenceMs : 0;
@@ -264,6 +272,25 @@ StepResult ChildRun::firstRun() {
   if (!beatenAfterFirstRun(request.race, firstError, ratio).empty())
     stopAt(kRacedAfterFirstRun);
   return std::nullopt;
+}
+
+std::optional<ClassificationScore> ChildRun::scoreFirstRun() const {
+  int logits = s.workload.logitsResult();
+  if (runs.results.size() <= static_cast<size_t>(logits))
+    return std::nullopt;
+  absl::StatusOr<ClassificationScore> score =
+      scoreSplit(s.data, SplitRole::Validation, runs.results[logits]);
+  if (!score.ok())
+    return std::nullopt;
+  return *score;
+}
+
+bool ChildRun::decidedByOutputs(const ClassificationScore &score) const {
+  // Logits that are not finite fail the variant; an error beyond the
+  // feasible band stops it whatever its time.
+  return score.nonFiniteRows > 0 ||
+         (request.race.maxError > 0 &&
+          1.0 - score.accuracy() > request.race.maxError);
 }
 
 bool ChildRun::keepTiming(int pairsDone) {
@@ -289,6 +316,12 @@ bool ChildRun::keepTiming(int pairsDone) {
 bool ChildRun::stoppedDominatedHere() const {
   std::optional<llvm::StringRef> raced = header.getString("raced");
   return raced && stoppedDominated(raced->str());
+}
+
+bool ChildRun::stoppedAfterFirstRun() const {
+  std::optional<llvm::StringRef> raced = header.getString("raced");
+  return raced &&
+         (stoppedDominated(raced->str()) || *raced == kRacedFailedFirstRun);
 }
 
 bool ChildRun::stopAt(const std::string &where) {

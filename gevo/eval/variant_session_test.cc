@@ -30,12 +30,13 @@ protected:
     session = std::move(*created);
   }
 
-  Measurement evaluateFile(const std::string &name, double timeout = 20) {
+  Measurement evaluateFile(const std::string &name, double timeout = 20,
+                           const RunRequest &request = RunRequest()) {
     auto module = loadModule(session->context(),
                              findRunfile(std::string(kFixture) + "/" + name));
     EXPECT_TRUE(module.ok()) << module.status();
     SandboxPool pool(1, SandboxLimits{timeout, int64_t(2) << 30});
-    return session->evaluate(pool, std::move(*module), RunRequest());
+    return session->evaluate(pool, std::move(*module), request);
   }
 
   /// The unmodified program as a variant, timed in kRacePairs pairs
@@ -98,6 +99,21 @@ TEST_F(VariantSessionTest, NaNLogitsAreClassified) {
   Measurement m = evaluateFile("nan.mlir");
   EXPECT_EQ(m.outcome, Outcome::NonFinite) << m.detail;
   EXPECT_EQ(m.validation.nonFiniteRows, 360);
+}
+
+TEST_F(VariantSessionTest, RacingStopsNaNLogitsAfterTheFirstRun) {
+  // It fails whatever its time: no pair is made, and it is still a failure.
+  RunRequest request;
+  request.interleavedPairs = kRacePairs;
+  request.race.front = {{0.5, 1.0}};
+  request.race.referenceMs = 1.0;
+  Measurement m = evaluateFile("nan.mlir", 20, request);
+  EXPECT_EQ(m.outcome, Outcome::NonFinite) << m.detail;
+  EXPECT_EQ(m.validation.nonFiniteRows, 360);
+  EXPECT_EQ(m.raced, kRacedFailedFirstRun);
+  EXPECT_EQ(m.runMs.size(), 1u);
+  EXPECT_FALSE(stoppedDominated(m.raced));
+  EXPECT_FALSE(enteredEarly(m.raced));
 }
 
 TEST_F(VariantSessionTest, HugeAllocationIsOutOfMemory) {
