@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/figures.h"
@@ -72,6 +73,10 @@ struct DryRunCheck {
   /// Of them, measured fully, against every other variant measured fully
   /// (racing_sample.h's verdicts).
   gevo::StopCounts counts;
+  /// The false stops' keys, and how many of them read as false stops again
+  /// when measured fully once more (racing_sample.h).
+  std::set<std::string> falseStopKeys;
+  int confirmed = 0;
 };
 
 std::string outDirOf(const std::string &workload, bool racing, int seed) {
@@ -82,16 +87,21 @@ std::string outDirOf(const std::string &workload, bool racing, int seed) {
 
 /// The racing search's stopped variants nearest its front, measured fully
 /// (racing_sample.h), from its run directory.
-gevo::StoppedSample checkSample(const std::string &workload, int seed) {
+gevo::SampleSetup sampleSetup(const std::string &workload, int seed,
+                              bool racing) {
   gevo::SearchConfig config; // the shipped default, as the search ran
   gevo::SampleSetup setup;
-  setup.outDir = outDirOf(workload, true, seed);
+  setup.outDir = outDirOf(workload, racing, seed);
   setup.workloadPath = gevo::findRunfile(workload);
   setup.workbench = config.workbench;
   setup.maxErrorIncrease = config.maxErrorIncrease;
   setup.size = sampleSize;
   setup.pairs = 2 * config.pairedRuns;
-  return gevo::checkStoppedSample(setup);
+  return setup;
+}
+
+gevo::StoppedSample checkSample(const std::string &workload, int seed) {
+  return gevo::checkStoppedSample(sampleSetup(workload, seed, true));
 }
 
 void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
@@ -99,6 +109,7 @@ void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
   row["sample_false_stops"] = sample.counts.falseStops;
   row["sample_within_band"] = sample.counts.withinBand;
   row["sample_twins"] = sample.counts.twins;
+  row["sample_confirmed"] = sample.confirmed;
 }
 
 void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
@@ -106,6 +117,7 @@ void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
   row["false_stops"] = check.counts.falseStops;
   row["within_band"] = check.counts.withinBand;
   row["twins"] = check.counts.twins;
+  row["confirmed_false_stops"] = check.confirmed;
 }
 
 DryRunCheck checkDryRun(const std::string &outDir,
@@ -133,7 +145,10 @@ DryRunCheck checkDryRun(const std::string &outDir,
     bool twin = false;
     for (const gevo::Measurement *other : full)
       twin |= other != &m && gevo::sameComputation(*other, m);
-    check.counts.add(gevo::judgeStop(m.runtimeRatio, toBeat, twin));
+    gevo::StopVerdict verdict = gevo::judgeStop(m.runtimeRatio, toBeat, twin);
+    check.counts.add(verdict);
+    if (verdict == gevo::StopVerdict::FalseStop)
+      check.falseStopKeys.insert(key);
   }
   return check;
 }
@@ -185,6 +200,8 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   DryRunCheck check;
   if (!racing) {
     check = checkDryRun(config.outDir, r.baseline);
+    check.confirmed = gevo::confirmDryRunStops(
+        sampleSetup(workload, seed, false), check.falseStopKeys);
     putCheck(row, check);
   }
   gevo::StoppedSample sample;
@@ -198,14 +215,14 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
               static_cast<long long>(r.counts.evaluations), r.searchSeconds,
               rate, raced.first, raced.second, volume);
   if (!racing)
-    std::printf(", racing would stop %d: %d false stops, %d inside the "
-                "band, %d twins",
-                check.wouldStop, check.counts.falseStops,
+    std::printf(", racing would stop %d: %d false stops (%d again when "
+                "measured once more), %d inside the band, %d twins",
+                check.wouldStop, check.counts.falseStops, check.confirmed,
                 check.counts.withinBand, check.counts.twins);
   else if (sampleSize > 0)
-    std::printf(", %d stopped measured fully: %d false stops, %d inside the "
-                "band, %d twins",
-                sample.measured, sample.counts.falseStops,
+    std::printf(", %d stopped measured fully: %d false stops (%d again when "
+                "measured a second time), %d inside the band, %d twins",
+                sample.measured, sample.counts.falseStops, sample.confirmed,
                 sample.counts.withinBand, sample.counts.twins);
   std::printf("\n");
   std::fflush(stdout);
@@ -263,7 +280,12 @@ int recheck() {
     absl::StatusOr<gevo::Measurement> baseline = runBaseline(dir);
     if (!baseline.ok())
       return gevo::reportBadInput(std::string(baseline.status().message()));
-    putCheck(*row, checkDryRun(dir, *baseline));
+    DryRunCheck check = checkDryRun(dir, *baseline);
+    check.confirmed = gevo::confirmDryRunStops(
+        sampleSetup(row->getString("workload").value_or("").str(),
+                    int(row->getInteger("seed").value_or(0)), false),
+        check.falseStopKeys);
+    putCheck(*row, check);
   }
   (*figures->getAsObject())["sample"] = static_cast<int>(sampleSize);
   if (absl::Status s =

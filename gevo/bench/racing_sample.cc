@@ -27,14 +27,16 @@ struct Candidate {
 
 /// The archive's non-dominated variants that were measured (not stopped)
 /// and lie inside the error bound, with their search-time figures.
-std::vector<const Individual *> archiveFront(const Checkpoint &checkpoint,
-                                             double maxError) {
+std::vector<const Individual *>
+archiveFront(const Checkpoint &checkpoint, double maxError,
+             const std::set<std::string> &leftOut) {
   std::vector<const Individual *> kept, measured;
   std::set<std::string> seen;
   for (const Individual &individual : checkpoint.archive) {
     const Measurement &m = individual.measurement;
     if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0 &&
-        m.error() <= maxError && seen.insert(individual.key).second)
+        m.error() <= maxError && !leftOut.count(individual.key) &&
+        seen.insert(individual.key).second)
       measured.push_back(&individual);
   }
   std::sort(measured.begin(), measured.end(),
@@ -76,10 +78,12 @@ std::vector<Candidate> nearestStopped(const Checkpoint &checkpoint,
 }
 
 /// The verdicts on `candidates` measured fully (`measured`, then the front
-/// members measured again in the same batch).
-StoppedSample judge(const std::vector<Candidate> &candidates,
-                    const Measurement &baseline,
-                    const std::vector<Measurement> &measured) {
+/// members measured again in the same batch); one not measured (it failed)
+/// counts as Dominated and not in `sample`.
+std::vector<StopVerdict> judge(const std::vector<Candidate> &candidates,
+                               const Measurement &baseline,
+                               const std::vector<Measurement> &measured,
+                               StoppedSample &sample) {
   std::vector<FrontPoint> front = {{baseline.error(), 1.0}};
   std::vector<const Measurement *> members;
   for (size_t i = candidates.size(); i < measured.size(); ++i)
@@ -87,7 +91,7 @@ StoppedSample judge(const std::vector<Candidate> &candidates,
       front.push_back({measured[i].error(), measured[i].runtimeRatio});
       members.push_back(&measured[i]);
     }
-  StoppedSample sample;
+  std::vector<StopVerdict> verdicts(candidates.size(), StopVerdict::Dominated);
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Measurement &m = measured[i];
     if (!m.ok() || m.runtimeRatio <= 0)
@@ -97,15 +101,73 @@ StoppedSample judge(const std::vector<Candidate> &candidates,
     bool twin = false;
     for (const Measurement *member : members)
       twin |= sameComputation(*member, m);
-    StopVerdict verdict = judgeStop(m.runtimeRatio, toBeat, twin);
-    sample.counts.add(verdict);
+    verdicts[i] = judgeStop(m.runtimeRatio, toBeat, twin);
+    sample.counts.add(verdicts[i]);
     std::fprintf(stderr,
                  "  stopped %-9s error %.4f reading x%.4f, measured fully "
                  "x%.4f, front x%.4f: %s\n",
                  candidates[i].raced.c_str(), m.error(), candidates[i].reading,
-                 m.runtimeRatio, toBeat, toString(verdict));
+                 m.runtimeRatio, toBeat, toString(verdicts[i]));
   }
-  return sample;
+  return verdicts;
+}
+
+/// `batch` measured fully beside `members` measured again in the same batch
+/// (one moment's noise for both): the verdicts, counted in `into`.
+std::vector<StopVerdict>
+measureBeside(Workbench &bench, const std::vector<Candidate> &batch,
+              const std::vector<const Individual *> &members, int pairs,
+              StoppedSample &into) {
+  std::vector<std::vector<Edit>> lists;
+  for (const Candidate &candidate : batch)
+    lists.push_back(candidate.edits);
+  for (const Individual *member : members)
+    lists.push_back(member->edits);
+  Workbench::AgainstUnmodified full = bench.measureAgainstUnmodified(
+      lists, pairs, /*scoreTest=*/false, /*children=*/1);
+  return judge(batch, bench.baseline(), full.variants, into);
+}
+
+/// `candidates` measured as measureBeside does, and those that read as
+/// false stops a second time: the first batch's verdicts in `sample`, the
+/// false stops of both in `sample.confirmed`.
+void measureTwice(Workbench &bench, const std::vector<Candidate> &candidates,
+                  const std::vector<const Individual *> &members, int pairs,
+                  StoppedSample &sample) {
+  std::vector<StopVerdict> first =
+      measureBeside(bench, candidates, members, pairs, sample);
+  std::vector<Candidate> flagged;
+  for (size_t i = 0; i < candidates.size(); ++i)
+    if (first[i] == StopVerdict::FalseStop)
+      flagged.push_back(candidates[i]);
+  if (flagged.empty())
+    return;
+  std::fprintf(stderr, "  the %zu false stops measured a second time:\n",
+               flagged.size());
+  StoppedSample again;
+  for (StopVerdict verdict :
+       measureBeside(bench, flagged, members, pairs, again))
+    sample.confirmed += verdict == StopVerdict::FalseStop;
+}
+
+/// The run directory's checkpoint and a workbench measuring its workload.
+struct OpenedRun {
+  Checkpoint checkpoint;
+  std::unique_ptr<Workbench> bench;
+};
+absl::StatusOr<OpenedRun> openRun(const SampleSetup &setup) {
+  std::string path = setup.outDir + "/checkpoint.json";
+  absl::StatusOr<std::string> text = readFile(path, "checkpoint");
+  if (!text.ok())
+    return text.status();
+  absl::StatusOr<Checkpoint> checkpoint = parseCheckpoint(*text, path);
+  if (!checkpoint.ok())
+    return checkpoint.status();
+  absl::StatusOr<std::unique_ptr<Workbench>> bench =
+      openMeasuredWorkbench(setup.workloadPath, setup.workbench);
+  if (!bench.ok())
+    return bench.status();
+  return OpenedRun{std::move(*checkpoint), std::move(*bench)};
 }
 
 } // namespace
@@ -144,40 +206,57 @@ void StopCounts::add(StopVerdict verdict) {
 }
 
 StoppedSample checkStoppedSample(const SampleSetup &setup) {
-  std::string path = setup.outDir + "/checkpoint.json";
-  absl::StatusOr<std::string> text = readFile(path, "checkpoint");
-  absl::StatusOr<Checkpoint> checkpoint =
-      text.ok() ? parseCheckpoint(*text, path)
-                : absl::StatusOr<Checkpoint>(text.status());
-  absl::StatusOr<std::unique_ptr<Workbench>> bench =
-      checkpoint.ok()
-          ? openMeasuredWorkbench(setup.workloadPath, setup.workbench)
-          : absl::StatusOr<std::unique_ptr<Workbench>>(checkpoint.status());
-  if (!bench.ok()) {
+  absl::StatusOr<OpenedRun> run = openRun(setup);
+  if (!run.ok()) {
     std::fprintf(stderr, "sample check: %s\n",
-                 std::string(bench.status().message()).c_str());
+                 std::string(run.status().message()).c_str());
     return {};
   }
-  const Measurement &baseline = (*bench)->baseline();
+  const Measurement &baseline = run->bench->baseline();
   double maxError = baseline.error() + setup.maxErrorIncrease;
-  std::vector<const Individual *> members = archiveFront(*checkpoint, maxError);
+  std::vector<const Individual *> members =
+      archiveFront(run->checkpoint, maxError, {});
   std::vector<FrontPoint> front = {{baseline.error(), 1.0}};
   for (const Individual *member : members)
     front.push_back(
         {member->measurement.error(), member->measurement.runtimeRatio});
   std::vector<Candidate> candidates =
-      nearestStopped(*checkpoint, front, maxError, setup.size);
-  if (candidates.empty())
-    return {};
-  // The front measured again beside them: one moment's noise for both.
-  std::vector<std::vector<Edit>> lists;
-  for (const Candidate &candidate : candidates)
-    lists.push_back(candidate.edits);
-  for (const Individual *member : members)
-    lists.push_back(member->edits);
-  Workbench::AgainstUnmodified full = (*bench)->measureAgainstUnmodified(
-      lists, setup.pairs, /*scoreTest=*/false, /*children=*/1);
-  return judge(candidates, baseline, full.variants);
+      nearestStopped(run->checkpoint, front, maxError, setup.size);
+  StoppedSample sample;
+  if (!candidates.empty())
+    measureTwice(*run->bench, candidates, members, setup.pairs, sample);
+  return sample;
+}
+
+int confirmDryRunStops(const SampleSetup &setup,
+                       const std::set<std::string> &keys) {
+  if (keys.empty())
+    return 0;
+  absl::StatusOr<OpenedRun> run = openRun(setup);
+  if (!run.ok()) {
+    std::fprintf(stderr, "dry-run check: %s\n",
+                 std::string(run.status().message()).c_str());
+    return 0;
+  }
+  double maxError = run->bench->baseline().error() + setup.maxErrorIncrease;
+  // The front without them: every other variant measured fully.
+  std::vector<const Individual *> members =
+      archiveFront(run->checkpoint, maxError, keys);
+  std::vector<Candidate> flagged;
+  std::set<std::string> seen;
+  for (const Individual &individual : run->checkpoint.archive)
+    if (keys.count(individual.key) && seen.insert(individual.key).second)
+      flagged.push_back({individual.edits,
+                         "dry:" + individual.measurement.wouldRace,
+                         individual.measurement.runtimeRatio,
+                         individual.measurement.error(), 0, 0});
+  // The search's own full timing flagged them: one more measurement that
+  // agrees confirms them.
+  StoppedSample sample;
+  std::fprintf(stderr, "  the dry run's %zu false stops measured again:\n",
+               flagged.size());
+  measureBeside(*run->bench, flagged, members, setup.pairs, sample);
+  return sample.counts.falseStops;
 }
 
 } // namespace gevo

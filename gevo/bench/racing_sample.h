@@ -12,6 +12,7 @@
 #ifndef GEVO_BENCH_RACING_SAMPLE_H
 #define GEVO_BENCH_RACING_SAMPLE_H
 
+#include <set>
 #include <string>
 
 #include "gevo/eval/measurement.h"
@@ -43,6 +44,10 @@ struct StoppedSample {
   /// Stopped variants measured fully.
   int measured = 0;
   StopCounts counts;
+  /// Of counts.falseStops, those that read as false stops again when
+  /// measured fully a second time, beside the front measured again too (a
+  /// single measurement of a short program can read a few percent fast).
+  int confirmed = 0;
 };
 
 struct SampleSetup {
@@ -58,6 +63,13 @@ struct SampleSetup {
 };
 
 StoppedSample checkStoppedSample(const SampleSetup &setup);
+
+/// A dry run's false stops (the variants of `keys`, which its own full
+/// timing read as faster beyond the band than every other variant at least
+/// as accurate), measured fully beside the rest of its archive's front, as
+/// SampleSetup says: how many read as false stops again.
+int confirmDryRunStops(const SampleSetup &setup,
+                       const std::set<std::string> &keys);
 
 } // namespace gevo
 
