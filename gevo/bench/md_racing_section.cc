@@ -57,7 +57,8 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "after it (its "
       "error beyond the feasible band, its time over 1.5x a member at least "
       "as accurate, or the same static cost as such a member and about as "
-      "fast) or after timed pairs (their confidence interval, widened by the "
+      "fast; one whose logits are not finite ends there as a failure) or "
+      "after timed pairs (their confidence interval, widened by the "
       "variant's own spread and by the member's pairs, not faster than such "
       "a member by more than the 2%% noise band after two pairs at least), "
       "and stops timing one that "
@@ -92,12 +93,14 @@ void racingIntro(std::ostringstream &md, const Object *o) {
 void racing(std::ostringstream &md) {
   md << "## 11. Racing (goal: at least 5x the evaluations/s of the default "
         "search on a heavy workload, a front at least as good, and no "
-        "variant stopped that would have entered the front)\n\n`bazel run "
-        "//gevo/bench:racing -- --json=bench-results/racing.json`\n\n";
+        "variant stopped that would have entered the front)\n\n";
   std::optional<llvm::json::Value> v;
   const Object *o = figuresOf(md, "racing.json", v);
   if (!o)
     return;
+  md << absl::StrFormat("`bazel run //gevo/bench:racing -- --budget=%s "
+                        "--json=bench-results/racing.json`\n\n",
+                        str(o, "budget"));
   racingIntro(md, o);
   md << "| workload, seed | racing arm's schedule | evaluations/s issue's "
         "default | racing | ratio | stopped dominated / entered early "
