@@ -63,7 +63,7 @@ for step in "${steps[@]}"; do
   onnx_conformance)
     run //gevo/bench:onnx_conformance -- --json="$out/onnx_conformance.json" ;;
   racing)
-    run //gevo/bench:racing -- --budget=10m --json="$out/racing.json" ;;
+    run //gevo/bench:racing -- --budget=6m --json="$out/racing.json" ;;
   safety_refusals)
     run //gevo/bench:safety_refusals -- --measure=all --json="$out/safety_refusals.json" ;;
   patch_fuzz)

@@ -60,13 +60,6 @@ struct RacePlan {
   /// (SearchConfig::maxErrorIncrease over the unmodified program's): such
   /// a variant stops after its first run whatever its time. <= 0: none.
   double maxError = 0;
-  /// This variant's static cost (0: unknown). A variant whose first run is
-  /// not clearly faster than a member at least as accurate with the same
-  /// static cost stops after that run (same work, same time).
-  double staticCost = 0;
-  /// How much faster than such a member the first reading may be and the
-  /// static-cost rule still apply.
-  double staticReadingSlack = 0.1;
   /// The first run ends the variant once it has taken this many times
   /// referenceMs (RacePlan::runLimitMs): the search sets it 1 + margin
   /// times past the hypervolume's reference point (or the slowest member,

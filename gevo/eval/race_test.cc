@@ -52,27 +52,14 @@ TEST(Race, AnErrorBeyondTheFeasibleBandStopsWhateverItsTime) {
   EXPECT_EQ(beatenAfterFirstRun(plan, 0.40, 0.01), "");
 }
 
-TEST(Race, NoCheaperThanAMoreAccurateMemberStopsAfterTheFirstRun) {
-  // The member: x1.0, static cost 1000. A variant that executes as much
-  // (a changed constant, say) and reads about as fast is no faster.
+TEST(Race, TheSameStaticCostAsAMemberDoesNotStopAVariant) {
+  // The member: x1.0, static cost 1000. A variant with the same cost that
+  // reads about as fast is timed: the same work ran 3-13% faster in §11's
+  // check (a first reading decides only beyond the margin).
   RacePlan plan = planWith({{0.10, 1.0, 1000}});
-  plan.staticCost = 1000;
-  EXPECT_NE(beatenAfterFirstRun(plan, 0.12, 1.0), "");
-  EXPECT_NE(beatenAfterFirstRun(plan, 0.12, 0.95), ""); // within the slack
-  // A reading far faster than the estimate says: timed, not trusted away.
-  EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 0.8), "");
-  // Cheaper: timed.
-  plan.staticCost = 900;
   EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 1.0), "");
-  // More work: timed too (more work can still run faster).
-  plan.staticCost = 1200;
-  EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 1.0), "");
-  // More accurate than the member: timed.
-  plan.staticCost = 1000;
-  EXPECT_EQ(beatenAfterFirstRun(plan, 0.08, 1.0), "");
-  // The member's cost unknown: no rule.
-  plan.front[0].staticCost = 0;
-  EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 1.0), "");
+  EXPECT_EQ(beatenAfterFirstRun(plan, 0.12, 1.4), "");
+  EXPECT_NE(beatenAfterFirstRun(plan, 0.12, 1.6), "");
 }
 
 TEST(Race, PairsDecideOnceTheIntervalClearsTheBand) {

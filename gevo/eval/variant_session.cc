@@ -73,9 +73,7 @@ void EvaluationSession::submit(SandboxPool &pool,
         failedMeasurement(Outcome::WrongShape, firstLine(status.message())));
   double staticCost = estimateStaticCost(*variant, workload.entry);
   mlir::ModuleOp module = *variant;
-  RunRequest raced = request; // racing's static-cost rule reads the variant's
-  raced.race.staticCost = staticCost;
-  pool.submit([this, module, raced] { return runInChild(module, raced); },
+  pool.submit([this, module, request] { return runInChild(module, request); },
               [this, staticCost, done = std::move(done)](ChildResult result) {
                 Measurement m = decode(result);
                 m.staticCost = staticCost;

@@ -67,8 +67,7 @@ struct SearchConfig {
   /// measured so far dominates stops during its first run (past the run
   /// limit, RacePlan::runLimitRatio), after it (its error beyond the
   /// feasible band, its time over 1 + this times a member at least as
-  /// accurate, or the same static cost as such a member and about as fast)
-  /// or once its timed pairs' confidence interval shows it; one that
+  /// accurate) or once its timed pairs' confidence interval shows it; one that
   /// enters the front stops after three pairs. history.csv says how much of
   /// each was measured. 0: off (every variant timed fully).
   double raceMargin = 0.5;

@@ -259,8 +259,7 @@ SettingsTable<SearchConfig> runRows() {
                "stops during its first run (past 1 + this times twice the "
                "unmodified program's time, or the slowest member's), "
                "after it (error beyond the feasible band, time over 1 + this "
-               "times a member at least as accurate, or the same static cost "
-               "as such a member and about as fast) or once its timed pairs "
+               "times a member at least as accurate) or once its timed pairs "
                "show it; one entering the front stops after three pairs (0: "
                "every variant timed fully)"}),
       setting(&C::frontRepeats,
