@@ -120,8 +120,8 @@ void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
   row["confirmed_false_stops"] = check.confirmed;
 }
 
-DryRunCheck checkDryRun(const std::string &outDir,
-                        const gevo::Measurement &baseline) {
+DryRunCheck checkDryRunCache(const std::string &outDir,
+                             const gevo::Measurement &baseline) {
   gevo::FitnessCache cache;
   DryRunCheck check;
   if (!cache.import(outDir + "/cache.jsonl").ok())
@@ -150,6 +150,16 @@ DryRunCheck checkDryRun(const std::string &outDir,
     if (verdict == gevo::StopVerdict::FalseStop)
       check.falseStopKeys.insert(key);
   }
+  return check;
+}
+
+/// The dry run's check from its cache, its false stops measured once more.
+DryRunCheck checkDryRun(const std::string &workload, int seed,
+                        const gevo::Measurement &baseline) {
+  DryRunCheck check =
+      checkDryRunCache(outDirOf(workload, false, seed), baseline);
+  check.confirmed = gevo::confirmDryRunStops(sampleSetup(workload, seed, false),
+                                             check.falseStopKeys);
   return check;
 }
 
@@ -199,9 +209,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
       {"hypervolume", volume}};
   DryRunCheck check;
   if (!racing) {
-    check = checkDryRun(config.outDir, r.baseline);
-    check.confirmed = gevo::confirmDryRunStops(
-        sampleSetup(workload, seed, false), check.falseStopKeys);
+    check = checkDryRun(workload, seed, r.baseline);
     putCheck(row, check);
   }
   gevo::StoppedSample sample;
@@ -265,27 +273,23 @@ int recheck() {
     return gevo::reportBadInput(json + ": no runs");
   for (llvm::json::Value &value : *runs) {
     llvm::json::Object *row = value.getAsObject();
-    if (row && row->getBoolean("racing").value_or(false) && sampleSize > 0) {
-      std::string workload = row->getString("workload").value_or("").str();
-      int seed = int(row->getInteger("seed").value_or(0));
+    if (!row)
+      continue;
+    std::string workload = row->getString("workload").value_or("").str();
+    int seed = int(row->getInteger("seed").value_or(0));
+    if (row->getBoolean("racing").value_or(false) && sampleSize > 0) {
       std::fprintf(stderr, "%s seed %d: stopped variants measured fully\n",
                    workload.c_str(), seed);
       putSample(*row, checkSample(workload, seed));
       continue;
     }
-    if (!row || row->getBoolean("racing").value_or(true))
+    if (row->getBoolean("racing").value_or(true))
       continue;
-    std::string dir = outDirOf(row->getString("workload").value_or("").str(),
-                               false, int(row->getInteger("seed").value_or(0)));
-    absl::StatusOr<gevo::Measurement> baseline = runBaseline(dir);
+    absl::StatusOr<gevo::Measurement> baseline =
+        runBaseline(outDirOf(workload, false, seed));
     if (!baseline.ok())
       return gevo::reportBadInput(std::string(baseline.status().message()));
-    DryRunCheck check = checkDryRun(dir, *baseline);
-    check.confirmed = gevo::confirmDryRunStops(
-        sampleSetup(row->getString("workload").value_or("").str(),
-                    int(row->getInteger("seed").value_or(0)), false),
-        check.falseStopKeys);
-    putCheck(*row, check);
+    putCheck(*row, checkDryRun(workload, seed, *baseline));
   }
   (*figures->getAsObject())["sample"] = static_cast<int>(sampleSize);
   if (absl::Status s =

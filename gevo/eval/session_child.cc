@@ -286,11 +286,11 @@ std::optional<ClassificationScore> ChildRun::scoreFirstRun() const {
 }
 
 bool ChildRun::decidedByOutputs(const ClassificationScore &score) const {
-  // Logits that are not finite fail the variant; an error beyond the
-  // feasible band stops it whatever its time.
+  // Logits that are not finite fail the variant; racing's verdict on the
+  // error alone (no reading: an error beyond the feasible band) stops it
+  // whatever its time.
   return score.nonFiniteRows > 0 ||
-         (request.race.maxError > 0 &&
-          1.0 - score.accuracy() > request.race.maxError);
+         !beatenAfterFirstRun(request.race, 1.0 - score.accuracy(), 0).empty();
 }
 
 bool ChildRun::keepTiming(int pairsDone) {
