@@ -88,9 +88,9 @@ int startBackend(int &argc, char **&argv, std::unique_ptr<gevo::MpiJob> &mpi) {
   mpi = std::move(*job);
   if (mpi->leads())
     return -1;
-  gevo::SearchConfig given; // only --workers matters here
+  gevo::SearchConfig given; // --workers and the mutation filters matter here
   settings.apply(given).IgnoreError();
-  return mpi->serve(given.workbench.workers);
+  return mpi->serve(given.workbench.workers, gevo::searchBreeder(given));
 }
 
 /// The run's settings: the flags over the defaults, or, with --resume, the

@@ -5,13 +5,18 @@
 //
 // Runs the same deterministic search (static_cost, error; same seed) as an
 // mpirun job with 1, 2 and 3 evaluating ranks of one worker each, and with
-// 1 rank of 2 workers, and reads each run's mpi.json: evaluations per second
+// 1 rank of 2 workers, children bred on the ranks; then 1 and 2 ranks with
+// rank 0 breeding them (--breed-on-ranks=0), for comparison, and 2 ranks
+// with 16 times the population (rank 0's work per evaluation as populations
+// and archives grow). It reads each
+// run's mpi.json: evaluations per second
 // over the window from the first variant handed out to the last result,
 // the share of that window rank 0 spent waiting (not on its CPU), the share
 // the evaluating ranks held no job, and rank 0's CPU per evaluation, split
 // into handing out (MPI, encoding), polling (idle wakeups and their sleeps)
-// and the search itself (variation, building and keying variants, files). From
-// these it projects evaluations/s to 64 and 1024 cores. Prints a row per
+// and the search itself (draws, recipes, selection, files; with rank 0
+// breeding, also building and keying children). From the runs bred on the
+// ranks it projects evaluations/s to 64 and 1024 cores. Prints a row per
 // configuration, the 2-rank speed-up last, and writes JSON (--json).
 //
 //===----------------------------------------------------------------------===//
@@ -57,7 +62,17 @@ cl::opt<std::string> jsonPath("json",
 struct Setup {
   int ranks;   // evaluating ranks
   int workers; // per rank
+  /// --breed-on-ranks=0: rank 0 breeds every child itself (the local
+  /// backend's draws), for comparison.
+  bool rankZeroBreeds = false;
+  /// > 0: this population instead of --population (does rank 0's work
+  /// per evaluation stay flat as populations and archives grow?).
+  int population = 0;
 };
+
+int populationOf(const Setup &setup) {
+  return setup.population > 0 ? setup.population : population.getValue();
+}
 
 /// Runs `args` (searched on PATH) to completion, its output discarded; its
 /// exit status.
@@ -69,8 +84,9 @@ int runProgram(const std::vector<std::string> &args) {
 llvm::Expected<llvm::json::Value> runSetup(const std::string &search,
                                            const std::string &workloadDir,
                                            Setup setup) {
-  std::string dir =
-      absl::StrCat(outDir.getValue(), "/r", setup.ranks, "w", setup.workers);
+  std::string dir = absl::StrCat(
+      outDir.getValue(), "/r", setup.ranks, "w", setup.workers,
+      setup.rankZeroBreeds ? "-rank0-breeds" : "", "p", populationOf(setup));
   runProgram({"rm", "-rf", dir});
   runProgram({"mkdir", "-p", outDir.getValue()});
   std::vector<std::string> args = {"mpirun", "--oversubscribe", "--bind-to",
@@ -81,12 +97,13 @@ llvm::Expected<llvm::json::Value> runSetup(const std::string &search,
        {std::string("-np"), std::to_string(setup.ranks + 1), search,
         std::string("--backend=mpi"), "--workload=" + workloadDir,
         std::string("--objectives=static_cost,error"), std::string("--seed=1"),
-        "--population=" + std::to_string(population.getValue()),
+        "--population=" + std::to_string(populationOf(setup)),
         "--generations=" + std::to_string(generations.getValue()),
         std::string("--budget=0"), "--schedule=" + schedule.getValue(),
         std::string("--front-repeats=1"), std::string("--front-limit=4"),
-        "--workers=" + std::to_string(setup.workers), std::string("--quiet"),
-        "--out=" + dir})
+        "--workers=" + std::to_string(setup.workers),
+        std::string("--breed-on-ranks=") + (setup.rankZeroBreeds ? "0" : "1"),
+        std::string("--quiet"), "--out=" + dir})
     args.push_back(a);
   int status = runProgram(args);
   absl::StatusOr<std::string> text = gevo::readFile(dir + "/mpi.json", "");
@@ -101,6 +118,8 @@ llvm::Expected<llvm::json::Value> runSetup(const std::string &search,
 struct Measured {
   llvm::json::Array rows;
   double oneRank = 0, twoRanks = 0, searchMs = 0, dispatchMs = 0;
+  /// Rank 0's serial ms per evaluation when it breeds (2 ranks).
+  double rankZeroBreedingMs = 0;
 };
 
 /// Prints `setup`'s row of the table and returns it as JSON.
@@ -109,15 +128,21 @@ llvm::json::Object setupRow(Setup setup, const llvm::json::Object *o) {
     return o ? o->getNumber(key).value_or(0) : 0.0;
   };
   double rate = num("evaluations_per_s");
-  std::printf("%d x %d | %.2f | %.0f%% | %.1f%% | %.3f | %.3f | %.2f\n",
-              setup.ranks, setup.workers, rate,
-              100 * num("rank0_waiting_share"), 100 * num("ranks_idle_share"),
+  std::printf("%d x %d%s, population %d | %.2f | %.0f%% | %.1f%% | %.3f | "
+              "%.3f | %.2f\n",
+              setup.ranks, setup.workers,
+              setup.rankZeroBreeds ? " (rank 0 breeds)" : "",
+              populationOf(setup), rate, 100 * num("rank0_waiting_share"),
+              100 * num("ranks_idle_share"),
               num("rank0_dispatch_ms_per_evaluation"),
               num("rank0_polling_ms_per_evaluation"),
               num("rank0_search_ms_per_evaluation"));
   return llvm::json::Object{
       {"ranks", setup.ranks},
       {"workers", setup.workers},
+      {"rank0_breeds", setup.rankZeroBreeds},
+      {"population", populationOf(setup)},
+      {"bred_on_ranks", num("bred_on_ranks")},
       {"evaluations", num("evaluations")},
       {"window_s", num("window_s")},
       {"evaluations_per_s", rate},
@@ -134,7 +159,13 @@ llvm::json::Object setupRow(Setup setup, const llvm::json::Object *o) {
 /// Runs every setup, printing a row each.
 absl::StatusOr<Measured> measureSetups(const std::string &search,
                                        const std::string &workloadDir) {
-  std::vector<Setup> setups = {{1, 1}, {2, 1}, {3, 1}, {1, 2}};
+  std::vector<Setup> setups = {{1, 1},
+                               {2, 1},
+                               {3, 1},
+                               {1, 2},
+                               {1, 1, true},
+                               {2, 1, true},
+                               {2, 1, false, 16 * population.getValue()}};
   Measured measured;
   std::printf("ranks x workers | evaluations/s | rank 0 waiting | ranks idle "
               "| rank 0 dispatch ms/eval | polling ms/eval | search ms/eval\n");
@@ -146,14 +177,18 @@ absl::StatusOr<Measured> measureSetups(const std::string &search,
     const llvm::json::Object *o = stats->getAsObject();
     llvm::json::Object row = setupRow(setup, o);
     double rate = row.getNumber("evaluations_per_s").value_or(0);
-    if (setup.workers == 1 && setup.ranks == 1)
+    auto ms = [&](const char *key) { return row.getNumber(key).value_or(0); };
+    if (setup.rankZeroBreeds && setup.ranks == 2) {
+      measured.rankZeroBreedingMs = ms("rank0_search_ms_per_evaluation") +
+                                    ms("rank0_dispatch_ms_per_evaluation");
+    } else if (!setup.rankZeroBreeds && setup.workers == 1 &&
+               setup.ranks == 1) {
       measured.oneRank = rate;
-    if (setup.workers == 1 && setup.ranks == 2) {
+    } else if (!setup.rankZeroBreeds && setup.workers == 1 &&
+               setup.ranks == 2 && setup.population == 0) {
       measured.twoRanks = rate;
-      measured.searchMs =
-          row.getNumber("rank0_search_ms_per_evaluation").value_or(0);
-      measured.dispatchMs =
-          row.getNumber("rank0_dispatch_ms_per_evaluation").value_or(0);
+      measured.searchMs = ms("rank0_search_ms_per_evaluation");
+      measured.dispatchMs = ms("rank0_dispatch_ms_per_evaluation");
     }
     measured.rows.push_back(std::move(row));
   }
@@ -200,6 +235,7 @@ llvm::json::Object scaleOutFigures(const std::string &workloadDir,
       {"speedup_2_ranks", speedup},
       {"evaluation_s", evaluationS},
       {"rank0_serial_ms_per_evaluation", 1000 * serialS},
+      {"rank0_breeding_serial_ms_per_evaluation", measured.rankZeroBreedingMs},
       {"bottleneck_cores", serialS > 0 ? evaluationS / serialS : 0.0},
       {"projection", projection(evaluationS, serialS)},
   };

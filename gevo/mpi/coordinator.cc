@@ -18,14 +18,21 @@ double startupLimit(double rankTimeout) {
   return std::max(120.0, 10 * rankTimeout);
 }
 
-/// CPU time this thread has used.
-double threadCpuSeconds() {
+} // namespace
+
+double Coordinator::threadCpuSeconds() {
   timespec now{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return now.tv_sec + now.tv_nsec * 1e-9;
 }
 
-} // namespace
+void Coordinator::markFirstJob(double cpuNow) {
+  if (anyJob)
+    return;
+  anyJob = true;
+  firstJob = SteadyClock::now();
+  cpuAtFirstJob = cpuNow;
+}
 
 Coordinator::Coordinator(int size, double rankTimeoutSeconds, std::FILE *log)
     : ranks(static_cast<size_t>(std::max(1, size))),
@@ -46,11 +53,7 @@ void Coordinator::start(const std::string &configJson) {
 void Coordinator::submit(RemoteJob job, Done done) {
   double entered = threadCpuSeconds();
   double callbacksBefore = callbackCpu;
-  if (!anyJob) {
-    anyJob = true;
-    firstJob = SteadyClock::now();
-    cpuAtFirstJob = entered;
-  }
+  markFirstJob(entered);
   uint64_t id = nextId++;
   std::string text = encodeJob(id, job);
   jobs[id] = Pending{std::move(job), std::move(done), std::move(text), -1};
@@ -193,6 +196,8 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
     lastResult = SteadyClock::now();
     return;
   }
+  case kTagBred:
+    return handleBred(source, text);
   case kTagFailed:
     rank.state = Rank::State::Failed;
     return lose(source, text);
@@ -320,8 +325,8 @@ void Coordinator::checkSilence() {
   for (size_t r = 1; r < ranks.size(); ++r) {
     Rank &rank = ranks[r];
     double silent = std::chrono::duration<double>(now - rank.lastHeard).count();
-    if (rank.state == Rank::State::Ready && !rank.holding.empty() &&
-        silent > rankTimeout)
+    if (rank.state == Rank::State::Ready &&
+        (!rank.holding.empty() || rank.breeding > 0) && silent > rankTimeout)
       lose(static_cast<int>(r),
            absl::StrCat("silent for ", static_cast<int>(silent),
                         " s while holding ", rank.holding.size(), " jobs"));
@@ -349,6 +354,10 @@ void Coordinator::lose(int r, const std::string &why) {
                  rank.state == Rank::State::Failed ? "cannot evaluate" : "lost",
                  why.c_str(), rank.holding.size());
   rank.holding.clear();
+  for (int &at : breedAt)
+    if (at == r)
+      at = -1; // to another rank
+  rank.breeding = 0;
 }
 
 bool Coordinator::anyUsable() const {

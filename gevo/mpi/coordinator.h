@@ -13,7 +13,9 @@
 // to the front of the queue for the others, and when no rank is left the jobs
 // are handed back to the caller to run itself. wait() serves a batch to its
 // end; service() serves for a while and returns (a steady-state search keeps
-// capacity() jobs out and selects each result as it comes). No mpi.h here.
+// capacity() jobs out and selects each result as it comes). breed() spreads
+// a search's recipes evenly over the ready ranks, each rank's in one message,
+// and waits for every answer (coordinator_breed.cc). No mpi.h here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_MPI_COORDINATOR_H
@@ -23,6 +25,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +50,8 @@ public:
   std::vector<Returned> wait() override;
   std::vector<Returned> service(int maxWaitMs) override;
   int capacity() const override;
+  std::vector<std::optional<std::string>>
+  breed(const std::vector<std::string> &recipes) override;
   /// Tells every rank still there to end and waits (briefly) for the sends.
   void stop();
   /// Ranks, evaluations, rank-0 time waiting and working, and the share of
@@ -59,6 +64,8 @@ private:
     enum class State { Starting, Ready, Failed, Lost } state = State::Starting;
     RankHello hello;
     std::vector<uint64_t> holding;
+    /// Recipes out at the rank (breed()).
+    int breeding = 0;
     SteadyClock::time_point lastHeard;
     int64_t evaluations = 0;
     /// Holding nothing since (once ready), and the seconds it so waited
@@ -87,6 +94,13 @@ private:
   /// may answer late without idling a rank.
   bool saturated() const;
   void checkSilence();
+  /// CPU time this thread has used.
+  static double threadCpuSeconds();
+  /// Marks the window's start (the first job or recipe handed out).
+  void markFirstJob(double cpuNow);
+  /// breed(): recipes not with a rank go out, evenly over the ready ranks.
+  void sendRecipes();
+  void handleBred(int source, const std::string &text);
   void lose(int rank, const std::string &why);
   bool anyUsable() const;
 
@@ -111,6 +125,13 @@ private:
   /// every rank has a job queued.
   double meanRoundTrip = 0;
   std::vector<std::vector<uint64_t>> batches; // per rank, reused
+  /// breed()'s recipes, and per recipe the rank it is with (0: answered,
+  /// -1: to send), the answers and how many are still out.
+  const std::vector<std::string> *breedRecipes = nullptr;
+  std::vector<int> breedAt;
+  std::vector<std::optional<std::string>> bredAnswers;
+  size_t breedLeft = 0;
+  int64_t bred = 0; // recipes the ranks answered
   int64_t evaluations = 0, requeued = 0, handedBack = 0, moved = 0;
 };
 

@@ -53,6 +53,7 @@ llvm::json::Value Coordinator::stats() const {
   return llvm::json::Object{
       {"ranks", std::move(rankList)},
       {"evaluations", evaluations},
+      {"bred_on_ranks", bred},
       {"requeued", requeued},
       {"moved", moved},
       {"handed_back", handedBack},

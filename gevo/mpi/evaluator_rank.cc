@@ -53,8 +53,8 @@ openWorkbench(const std::string &setupJson, int workers) {
 
 class Server {
 public:
-  Server(int rank, Workbench &bench)
-      : rank(rank), bench(bench),
+  Server(int rank, Workbench &bench, Breeder breeder)
+      : rank(rank), bench(bench), breeder(std::move(breeder)),
         pool(bench.workers(), bench.limitsFor(BatchRequest())) {}
 
   /// Serves jobs; true once rank 0 has said stop, false when this rank
@@ -73,6 +73,8 @@ public:
           stopping = true;
           queued.clear(); // rank 0 wants nothing more
         } else if (message->tag == kTagJobs && !accept(message->text)) {
+          return false;
+        } else if (message->tag == kTagBreed && !breed(message->text)) {
           return false;
         } else if (message->tag == kTagCancel) {
           cancel(message->text);
@@ -113,6 +115,26 @@ private:
             absl::StrCat("unreadable job: ", decoded.status().message()));
       queued.push_back(std::move(*decoded));
     }
+    return true;
+  }
+
+  /// Answers a message of recipes at once (the variants' runs go on in
+  /// their children meanwhile); false when this rank cannot go on.
+  bool breed(const std::string &message) {
+    absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>> recipes =
+        decodeNumbered(message);
+    if (!recipes.ok())
+      return fail(
+          absl::StrCat("unreadable recipes: ", recipes.status().message()));
+    bench.variantContext().recycleIfDue().IgnoreError();
+    bench.variantContext().count(static_cast<int>(recipes->size()));
+    std::vector<std::pair<uint64_t, std::string>> answers;
+    for (const auto &[number, recipe] : *recipes)
+      answers.emplace_back(
+          number, encodeBred(breeder ? breeder(bench, recipe)
+                                     : absl::UnimplementedError(
+                                           "this tool's ranks do not breed")));
+    outbox.send(0, kTagBred, encodeNumbered(answers));
     return true;
   }
 
@@ -185,6 +207,7 @@ private:
 
   int rank;
   Workbench &bench;
+  Breeder breeder;
   SandboxPool pool;
   Outbox outbox;
   /// Jobs received, not yet started (rank 0 queues some ahead).
@@ -193,7 +216,7 @@ private:
 
 } // namespace
 
-int serveEvaluations(int rank, int workers) {
+int serveEvaluations(int rank, int workers, Breeder breeder) {
   Incoming first = nextFromRankZero();
   if (first.tag != kTagStart)
     return 0; // stopped before the search began
@@ -213,7 +236,7 @@ int serveEvaluations(int rank, int workers) {
     std::fprintf(stderr, "gevo rank %d: evaluating on %s, pid %lld\n", rank,
                  host, static_cast<long long>(hello.pid));
     outbox.send(0, kTagHello, encodeHello(hello));
-    Server server(rank, **bench);
+    Server server(rank, **bench, std::move(breeder));
     if (server.run())
       return 0;
   }

@@ -157,6 +157,45 @@ absl::StatusOr<std::vector<std::string>> splitBatch(const std::string &batch) {
   return texts;
 }
 
+std::string
+encodeNumbered(const std::vector<std::pair<uint64_t, std::string>> &texts) {
+  std::string message;
+  for (const auto &[number, text] : texts)
+    appendToBatch(message, absl::StrCat(number, "\n", text));
+  return message;
+}
+
+absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>>
+decodeNumbered(const std::string &message) {
+  absl::StatusOr<std::vector<std::string>> frames = splitBatch(message);
+  if (!frames.ok())
+    return frames.status();
+  std::vector<std::pair<uint64_t, std::string>> texts;
+  for (const std::string &frame : *frames) {
+    size_t newline = frame.find('\n');
+    uint64_t number = 0;
+    if (newline == std::string::npos ||
+        !absl::SimpleAtoi(absl::string_view(frame).substr(0, newline), &number))
+      return absl::InvalidArgumentError("breeding: a text without a number");
+    texts.emplace_back(number, frame.substr(newline + 1));
+  }
+  return texts;
+}
+
+std::string encodeBred(const absl::StatusOr<std::string> &answer) {
+  return answer.ok() ? "+" + *answer
+                     : absl::StrCat("-", answer.status().message());
+}
+
+std::optional<std::string> decodeBred(const std::string &text,
+                                      std::string *why) {
+  if (!text.empty() && text[0] == '+')
+    return text.substr(1);
+  if (why)
+    *why = text.empty() ? "an empty answer" : text.substr(1);
+  return std::nullopt;
+}
+
 std::string encodeResult(uint64_t id, const RemoteResult &result) {
   std::string text = absl::StrCat(id, " ");
   if (!result.key.empty())

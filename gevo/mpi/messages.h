@@ -13,6 +13,7 @@
 #define GEVO_MPI_MESSAGES_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ enum MpiTag : int {
   kTagHeartbeat = 6, // r -> 0: still alive (empty), while it holds jobs
   kTagFailed = 7,    // r -> 0: it cannot evaluate (one line why)
   kTagCancel = 8,    // 0 -> r: drop job N (decimal) if not yet started
+  kTagBreed = 9,     // 0 -> r: numbered breeding recipes (encodeNumbered)
+  kTagBred = 10,     // r -> 0: numbered answers (encodeBred)
 };
 
 /// A job as patch text: `meta job=N score_test=0|1 max_seconds=S
@@ -58,6 +61,18 @@ absl::StatusOr<std::vector<std::string>> splitBatch(const std::string &batch);
 std::string encodeResult(uint64_t id, const RemoteResult &result);
 absl::StatusOr<std::pair<uint64_t, RemoteResult>>
 decodeResult(const std::string &text);
+
+/// Breeding (RemoteRunner::breed): texts each with its number, in one
+/// message (appendToBatch frames of `<n>\n<text>`), and back.
+std::string
+encodeNumbered(const std::vector<std::pair<uint64_t, std::string>> &texts);
+absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>>
+decodeNumbered(const std::string &message);
+/// One answer to a recipe as a numbered text: the Breeder's text, or why it
+/// failed; and back (nullopt for a failure, `why` set).
+std::string encodeBred(const absl::StatusOr<std::string> &answer);
+std::optional<std::string> decodeBred(const std::string &text,
+                                      std::string *why = nullptr);
 
 /// An evaluating rank, as it introduces itself.
 struct RankHello {

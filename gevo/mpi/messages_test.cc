@@ -175,6 +175,27 @@ TEST(Messages, ResultSaysWhatTheRankBuilt) {
   EXPECT_FALSE(decodeResult("12 key=ab").ok());
 }
 
+TEST(Messages, BreedingTextsKeepTheirNumbersAndBytes) {
+  // Recipes are patch text: several lines, any bytes but the frame's.
+  std::vector<std::pair<uint64_t, std::string>> texts = {
+      {7, "# gevo patch v1\nmodel 0000\n"}, {0, ""}, {123456789, "a\n\nb"}};
+  absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>> back =
+      decodeNumbered(encodeNumbered(texts));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, texts);
+  EXPECT_FALSE(decodeNumbered("5\nab").ok());    // no number line
+  EXPECT_FALSE(decodeNumbered("9\n3\nab").ok()); // frame past the end
+}
+
+TEST(Messages, BredAnswerSaysWhetherTheBreederFailed) {
+  std::string why;
+  EXPECT_EQ(decodeBred(encodeBred(std::string("-x\n"))), "-x\n");
+  std::optional<std::string> failed = decodeBred(
+      encodeBred(absl::InvalidArgumentError("no breeder here")), &why);
+  EXPECT_FALSE(failed.has_value());
+  EXPECT_EQ(why, "no breeder here");
+}
+
 TEST(Messages, HelloRoundTripsAndNeedsEveryField) {
   RankHello hello{"node-17", 4242, 3, "fedcba9876543210", 0.75};
   absl::StatusOr<RankHello> back = decodeHello(encodeHello(hello));

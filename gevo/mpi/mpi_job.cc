@@ -71,7 +71,9 @@ MpiJob::~MpiJob() {
   MPI_Finalize();
 }
 
-int MpiJob::serve(int workers) { return serveEvaluations(rankId, workers); }
+int MpiJob::serve(int workers, Breeder breeder) {
+  return serveEvaluations(rankId, workers, std::move(breeder));
+}
 
 RemoteRunner &MpiJob::begin(const std::string &workloadPath,
                             const WorkbenchOptions &options, std::FILE *log) {

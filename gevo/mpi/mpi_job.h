@@ -41,8 +41,9 @@ public:
   /// Rank 0: runs the tool; every other rank serves it.
   bool leads() const { return rankId == 0; }
 
-  /// Ranks 1..: evaluates until rank 0 says stop; the exit code.
-  int serve(int workers);
+  /// Ranks 1..: evaluates (and breeds, with a `breeder`: a search's ranks)
+  /// until rank 0 says stop; the exit code.
+  int serve(int workers, Breeder breeder = {});
   /// Rank 0: sends the workload and options to the evaluating ranks (each
   /// opens its own workbench with them); measure through the runner this
   /// returns (valid until the job ends).

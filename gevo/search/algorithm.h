@@ -23,6 +23,7 @@
 
 #include "gevo/search/algorithm_settings.h"
 #include "gevo/search/individual.h"
+#include "gevo/search/recipe.h"
 
 namespace gevo {
 
@@ -101,11 +102,24 @@ struct AlgorithmContext {
   /// or not, oldest first. Either empty: no pre-screen.
   std::function<double(const std::vector<Edit> &edits)> staticCost = {};
   std::function<std::vector<const Individual *>()> measured = {};
+  /// Breeds recipes where the variants are built (an MPI search's ranks),
+  /// in order; empty: the algorithm breeds its children itself, drawing
+  /// from `rng` alone. With it, a generational algorithm draws parents,
+  /// crossover and seeds from `rng` and leaves each child's draws on a
+  /// module to its recipe's seed.
+  std::function<std::vector<Bred>(const std::vector<Recipe> &)> breed = {};
+  /// With `breed`: whether a variant of this key is new (isNew's question
+  /// for a child already keyed; when so, it counts as proposed).
+  std::function<bool(const std::string &key)> isNewKey = {};
 };
 
 /// A fresh individual of 1..maxEdits random edits (as random search draws
 /// them), with the kind of its newest edit.
 Individual drawIndividual(const AlgorithmContext &context, int maxEdits);
+/// `count` of them: drawn one after the other, or with `context.breed` as
+/// recipes (a length and a seed each from `rng`) bred in one batch.
+std::vector<Individual> drawIndividuals(const AlgorithmContext &context,
+                                        int count, int maxEdits);
 
 } // namespace gevo
 

@@ -11,12 +11,6 @@
 #include "gevo/search/variation.h"
 
 namespace gevo {
-namespace {
-
-/// How often a child that repeats a known variant is mutated again.
-constexpr int kNoveltyTries = 4;
-
-} // namespace
 
 std::vector<double>
 Nsga2Search::objectivesOf(const Individual &individual) const {
@@ -76,6 +70,16 @@ Nsga2Search::weightsFor(const std::vector<Individual> &population,
   return weights;
 }
 
+double Nsga2Search::immigrantRate(const std::vector<Individual> &population,
+                                  const Ranking &ranking) const {
+  // Half as many once the front holds three members or more.
+  int frontSize = 0;
+  for (size_t i = 0; i < population.size(); ++i)
+    frontSize += ranking.rank[i] == 0 && ranked(population[i]);
+  double rate = context.settings.immigrantRate;
+  return frontSize >= 3 ? rate / 2 : rate;
+}
+
 std::vector<Individual>
 Nsga2Search::initialPopulation(const EvaluateBatch &evaluate) {
   const AlgorithmSettings &config = context.settings;
@@ -91,8 +95,11 @@ Nsga2Search::initialPopulation(const EvaluateBatch &evaluate) {
     population[seeded].newestKind = list.back().kind;
     population[seeded++].edits = std::move(list);
   }
+  std::vector<Individual> drawn =
+      drawIndividuals(context, static_cast<int>(population.size() - seeded),
+                      config.initialEdits);
   for (size_t i = seeded; i < population.size(); ++i)
-    population[i] = drawIndividual(context, config.initialEdits);
+    population[i] = std::move(drawn[i - seeded]);
   evaluate(population, 0);
   // Validity-aware: redraw the ones that failed, twice at most.
   for (int round = 0; round < 2; ++round) {
@@ -102,9 +109,8 @@ Nsga2Search::initialPopulation(const EvaluateBatch &evaluate) {
         failed.push_back(i);
     if (failed.empty())
       break;
-    std::vector<Individual> redrawn(failed.size());
-    for (Individual &individual : redrawn)
-      individual = drawIndividual(context, config.initialEdits);
+    std::vector<Individual> redrawn = drawIndividuals(
+        context, static_cast<int>(failed.size()), config.initialEdits);
     evaluate(redrawn, 0);
     for (size_t k = 0; k < failed.size(); ++k)
       if (redrawn[k].feasible())
@@ -127,13 +133,9 @@ Individual Nsga2Search::breedOne(const std::vector<Individual> &population,
   const AlgorithmSettings &config = context.settings;
   std::mt19937_64 &rng = context.rng;
   Ranking ranking = rank(population);
-  int frontSize = 0;
-  for (size_t i = 0; i < population.size(); ++i)
-    frontSize += ranking.rank[i] == 0 && ranked(population[i]);
-  double immigrantRate =
-      frontSize >= 3 ? config.immigrantRate / 2 : config.immigrantRate;
   Individual child;
-  if (population.size() < 2 || chance(immigrantRate, rng)) {
+  if (population.size() < 2 ||
+      chance(immigrantRate(population, ranking), rng)) {
     child = drawIndividual(context, config.maxRandomEdits);
   } else {
     std::vector<double> weights = weightsFor(population, ranking);
@@ -211,10 +213,18 @@ std::vector<Individual> Nsga2Search::breed(const Individual &a,
 
 std::vector<Individual> Nsga2Search::screen(std::vector<Individual> candidates,
                                             size_t count) {
-  std::vector<Prediction> guesses;
+  std::vector<double> costs;
   for (const Individual &candidate : candidates)
-    guesses.push_back(surrogate.predict(candidate.edits,
-                                        context.staticCost(candidate.edits)));
+    costs.push_back(context.staticCost(candidate.edits));
+  return screen(std::move(candidates), costs, count);
+}
+
+std::vector<Individual> Nsga2Search::screen(std::vector<Individual> candidates,
+                                            const std::vector<double> &costs,
+                                            size_t count) {
+  std::vector<Prediction> guesses;
+  for (size_t i = 0; i < candidates.size(); ++i)
+    guesses.push_back(surrogate.predict(candidates[i].edits, costs[i]));
   candidatesBred += candidates.size();
   // c beats b: likely to stay feasible where b is not; else predicted to
   // dominate it; else clearly likelier to stay feasible.
@@ -244,16 +254,13 @@ std::vector<Individual> Nsga2Search::screen(std::vector<Individual> candidates,
 
 std::vector<Individual>
 Nsga2Search::offspring(const std::vector<Individual> &parents) {
+  if (context.breed)
+    return offspringBredElsewhere(parents);
   const AlgorithmSettings &config = context.settings;
   std::mt19937_64 &rng = context.rng;
   Ranking ranking = rank(parents);
-  int frontSize = 0;
-  for (size_t i = 0; i < parents.size(); ++i)
-    frontSize += ranking.rank[i] == 0 && ranked(parents[i]);
-  double immigrantRate =
-      frontSize >= 3 ? config.immigrantRate / 2 : config.immigrantRate;
-  int immigrants =
-      static_cast<int>(std::lround(immigrantRate * config.population));
+  int immigrants = static_cast<int>(
+      std::lround(immigrantRate(parents, ranking) * config.population));
   std::vector<double> weights = weightsFor(parents, ranking);
   std::vector<Individual> children = randomBatch(context, immigrants);
   predicted.assign(children.size(), std::nullopt);

@@ -49,6 +49,9 @@ public:
   std::optional<ScreenReport> screenReport() const override { return report; }
 
 private:
+  /// How often a child that repeats a known variant is mutated again.
+  static constexpr int kNoveltyTries = 4;
+
   std::vector<Individual> offspring(const std::vector<Individual> &parents);
   /// `count` (1 or 2) children of `a` and `b` (crossover, then mutation,
   /// then novelty).
@@ -59,6 +62,26 @@ private:
   /// predictions appended to `chosen`.
   std::vector<Individual> screen(std::vector<Individual> candidates,
                                  size_t count);
+  /// The same with the candidates' static costs at hand.
+  std::vector<Individual> screen(std::vector<Individual> candidates,
+                                 const std::vector<double> &costs,
+                                 size_t count);
+
+  /// offspring() with context.breed (nsga2_bred_elsewhere.cc): the same
+  /// draws of parents, crossover and mutation, each child's draws on a
+  /// module left to a recipe; all of a generation's recipes bred in one
+  /// batch, children that repeat a known variant bred again (each up to
+  /// the novelty tries), then screened.
+  std::vector<Individual>
+  offspringBredElsewhere(const std::vector<Individual> &parents);
+  /// The recipes of `count` (1 or 2) children of `a` and `b`, appended.
+  void planChildren(const Individual &a, const Individual &b,
+                    const std::vector<double> &weights, size_t count,
+                    bool withCost, std::vector<Recipe> &recipes);
+  /// Breeds again, from fresh seeds, the children of `recipes` (the
+  /// immigrants' excepted: the first `from`) whose keys are not new.
+  void breedNovel(const std::vector<Recipe> &recipes, size_t from,
+                  std::vector<Bred> &bred);
   /// Fills `report` from the measured children.
   void scoreScreen(const std::vector<Individual> &children, int generation);
   std::vector<Individual> survivors(std::vector<Individual> parents,
@@ -67,6 +90,9 @@ private:
   /// Measured ok and inside the bounds.
   bool ranked(const Individual &individual) const;
   Ranking rank(const std::vector<Individual> &population) const;
+  /// The share of a generation's children drawn as immigrants.
+  double immigrantRate(const std::vector<Individual> &population,
+                       const Ranking &ranking) const;
   /// operatorWeights() with the population's ranking already at hand.
   std::vector<double> weightsFor(const std::vector<Individual> &population,
                                  const Ranking &ranking) const;

@@ -9,10 +9,7 @@
 namespace gevo {
 
 std::vector<Individual> randomBatch(const AlgorithmContext &context, int size) {
-  std::vector<Individual> batch(size);
-  for (Individual &individual : batch)
-    individual = drawIndividual(context, context.settings.maxRandomEdits);
-  return batch;
+  return drawIndividuals(context, size, context.settings.maxRandomEdits);
 }
 
 std::vector<Individual>

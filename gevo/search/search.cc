@@ -36,11 +36,8 @@
 namespace gevo {
 
 void SearchRun::buildAlgorithm() {
-  MutationOptions mutation;
-  mutation.kinds = config.mutation.operators;
-  mutation.functions = config.mutation.functions;
-  mutation.opPrefixes = config.mutation.opPrefixes;
-  variation = std::make_unique<Variation>(bench->variantContext(), mutation);
+  variation = std::make_unique<Variation>(bench->variantContext(),
+                                          mutationOptionsOf(config));
   rng.seed(config.seed);
   std::vector<double> bounds;
   for (const std::string &name : objectives)
@@ -64,6 +61,15 @@ void SearchRun::buildAlgorithm() {
         all.push_back(&individual);
     return all;
   };
+  if (remote && config.algorithm.breedOnRanks &&
+      config.algorithm.schedule == Schedule::Generational) {
+    context.breed = [this](const std::vector<Recipe> &recipes) {
+      return breedElsewhere(recipes);
+    };
+    context.isNewKey = [this](const std::string &key) {
+      return probe->isNewKey(key);
+    };
+  }
   algorithm = makeAlgorithm(context);
 }
 

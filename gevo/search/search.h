@@ -32,6 +32,11 @@ absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
                                        std::FILE *progress,
                                        RemoteRunner *remote = nullptr);
 
+/// What an MPI search's evaluating ranks answer rank 0's recipes with
+/// (--breed-on-ranks): the child bred on the rank's own workbench with the
+/// run's mutation filters.
+Breeder searchBreeder(const SearchConfig &config);
+
 /// The config a run directory was started with (its run.json).
 absl::StatusOr<SearchConfig> loadRunConfig(const std::string &dir);
 

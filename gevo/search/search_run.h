@@ -35,6 +35,9 @@
 namespace gevo {
 
 /// Everything one run holds while it goes.
+/// The mutation options of a run's filters (search_breeding.cc).
+MutationOptions mutationOptionsOf(const SearchConfig &config);
+
 class SearchRun {
 public:
   using Clock = SteadyClock;
@@ -55,6 +58,9 @@ private:
   /// Variation, the algorithm and its context, with the bounds relative to
   /// the measured unmodified program's error.
   void buildAlgorithm();
+  /// AlgorithmContext::breed over the remote runner; a recipe no rank
+  /// answered is bred here.
+  std::vector<Bred> breedElsewhere(const std::vector<Recipe> &recipes);
   /// The evaluator over the measured unmodified program (racing's front
   /// starts with it).
   absl::Status startEvaluator();

@@ -139,6 +139,14 @@ SettingsTable<AlgorithmSettings> algorithmRows() {
                "selected on arrival (no generation barrier; a generation is "
                "`population` arrivals)"},
               ScheduleCodec()),
+      setting(&A::breedOnRanks,
+              {"breed-on-ranks", "breed_on_ranks",
+               "With --backend=mpi and the generational schedule, the "
+               "evaluating ranks breed the children (mutate, check, build, "
+               "key, cost them) from rank 0's draws, each child's draws on a "
+               "module from a seed of its own, so that rank 0 only selects; "
+               "off: rank 0 breeds them as the local backend does, draw for "
+               "draw"}),
       setting(&A::population,
               {"population", "population", "Individuals per generation"}),
       setting(&A::crossoverRate, {"crossover-rate", "crossover_rate",

@@ -45,6 +45,7 @@ SearchConfig unusual() {
   AlgorithmSettings &a = c.algorithm;
   a.kind = Algorithm::Random;
   a.schedule = Schedule::Steady;
+  a.breedOnRanks = false;
   a.population = 6;
   a.crossoverRate = 0.5;
   a.mutationRate = 0.7;
@@ -97,6 +98,7 @@ TEST(SearchSettings, RunJsonKeepsItsKeyNames) {
                                          "objectives",
                                          "algorithm",
                                          "schedule",
+                                         "breed_on_ranks",
                                          "population",
                                          "generations",
                                          "budget_s",

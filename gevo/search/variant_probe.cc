@@ -29,8 +29,7 @@ VariantProbe::Built &VariantProbe::probe(const std::vector<Edit> &edits,
 }
 
 bool VariantProbe::isNew(const std::vector<Edit> &edits) {
-  const std::string &key = probe(edits, false).key;
-  return !measuredKeys.count(key) && proposed.insert(key).second;
+  return isNewKey(probe(edits, false).key);
 }
 
 double VariantProbe::staticCost(const std::vector<Edit> &edits) {

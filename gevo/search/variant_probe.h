@@ -30,6 +30,10 @@ public:
   /// Whether `edits` build a variant neither measured nor proposed in this
   /// generation; when so, it counts as proposed from now on.
   bool isNew(const std::vector<Edit> &edits);
+  /// The same for a variant already keyed (bred elsewhere).
+  bool isNewKey(const std::string &key) {
+    return !measuredKeys.count(key) && proposed.insert(key).second;
+  }
   /// The static cost (static_cost.h) of the variant `edits` build.
   double staticCost(const std::vector<Edit> &edits);
   /// A variant of this key was measured.

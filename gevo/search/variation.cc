@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "gevo/eval/static_cost.h"
 #include "gevo/ir/apply_edit.h"
 
 namespace gevo {
@@ -93,6 +94,28 @@ Variation::mutate(const std::vector<Edit> &edits, double removeRate,
   if (added && applied)
     source->remember(out, std::move(applied));
   return out;
+}
+
+Bred Variation::breed(const Recipe &recipe, const std::string &entry) const {
+  std::mt19937_64 rng(recipe.seed);
+  std::vector<Edit> edits = recipe.base;
+  if (recipe.kind == Recipe::Kind::Random)
+    edits = randomList(recipe.length, rng);
+  else if (recipe.mutate)
+    edits = mutate(recipe.base, recipe.removeRate, recipe.retuneRate, rng,
+                   recipe.weights);
+  Bred bred;
+  auto look = [&](const BuiltVariant &built) {
+    bred.edits = built.edits;
+    bred.key = keyOf(built);
+    if (recipe.withCost)
+      bred.staticCost = estimateStaticCost(*built.module, entry);
+  };
+  if (source) // the build the context remembers, read where it lies
+    source->inspect(edits, look);
+  else
+    look(build(edits));
+  return bred;
 }
 
 std::optional<std::vector<Edit>>

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "gevo/ir/edit.h"
 #include "gevo/ir/mutation.h"
+#include "gevo/search/recipe.h"
 #include "gevo/workbench/build_variant.h"
 #include "gevo/workbench/variant_context.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -69,6 +70,11 @@ public:
   /// `pruning`) of the baseline, each a list of its own, and last, where
   /// more than one dimension can be pruned, one list pruning each of them.
   std::vector<std::vector<Edit>> seedLists(bool rates, bool pruning) const;
+
+  /// The child `recipe` makes (its draws from its own seed), built: the
+  /// edits that applied, the key and, when asked, the static cost of its
+  /// `entry` function. The same in every process with the same workload.
+  Bred breed(const Recipe &recipe, const std::string &entry) const;
 
   const MutationOptions &mutationOptions() const { return options; }
 

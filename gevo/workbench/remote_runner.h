@@ -13,14 +13,25 @@
 #define GEVO_WORKBENCH_REMOTE_RUNNER_H
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "absl/status/statusor.h"
 
 #include "gevo/eval/measurement.h"
 #include "gevo/eval/race.h"
 #include "gevo/ir/edit.h"
 
 namespace gevo {
+
+class Workbench;
+
+/// What a remote process does with a breeding recipe (a search's text,
+/// opaque to the runner): the bred variant as text, built on `bench`, the
+/// remote process's own workbench.
+using Breeder = std::function<absl::StatusOr<std::string>(
+    Workbench &bench, const std::string &recipe)>;
 
 /// One variant to measure elsewhere.
 struct RemoteJob {
@@ -82,6 +93,15 @@ public:
   /// How many jobs to keep in flight so that no remote worker waits for
   /// the next (0 until a remote process has said it is ready).
   virtual int capacity() const = 0;
+  /// Breeds elsewhere: each recipe goes to a remote process whose Breeder
+  /// answers it, the recipes spread over the processes; returns when every
+  /// one is answered. An answer is nullopt where no remote process could
+  /// breed it (none left, or none with a breeder): the caller breeds it
+  /// itself. Call it with no measurement in flight.
+  virtual std::vector<std::optional<std::string>>
+  breed(const std::vector<std::string> &recipes) {
+    return std::vector<std::optional<std::string>>(recipes.size());
+  }
 };
 
 } // namespace gevo
