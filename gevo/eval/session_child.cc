@@ -83,7 +83,9 @@ private:
   RunRequest request;
   llvm::json::Object header{{"stage", "ok"}};
   mlir::OwningOpRef<mlir::ModuleOp> copied, baselineCopy;
-  std::unique_ptr<CompiledVariant> variant, baseline;
+  std::unique_ptr<CompiledVariant> variant, ownBaseline;
+  /// The unmodified program run here: the parent's (inherited) or its own.
+  const CompiledVariant *baseline = nullptr;
   std::unique_ptr<PlacedInputs> inputs;
   TimedRuns runs;
   std::vector<HostTensor> baselineBefore, testResults;
@@ -178,6 +180,8 @@ StepResult ChildRun::compileVariant(mlir::ModuleOp module) {
 }
 
 StepResult ChildRun::compileBaseline() {
+  if ((baseline = target.compiledBaseline()))
+    return std::nullopt;
   mlir::ModuleOp unmodified = s.baseline;
   baselineCopy = unmodified.clone();
   if (absl::Status status =
@@ -188,7 +192,8 @@ StepResult ChildRun::compileBaseline() {
       target.compile(*baselineCopy, s.signature);
   if (!compiled.ok())
     return StepFailure{"baseline", std::string(compiled.status().message())};
-  baseline = std::move(*compiled);
+  ownBaseline = std::move(*compiled);
+  baseline = ownBaseline.get();
   return std::nullopt;
 }
 
@@ -214,7 +219,7 @@ StepResult ChildRun::timeRuns() {
       return keepTiming(pairsDone);
     };
   if (std::optional<ScheduleFailure> failure =
-          makeTimedRuns(schedule, *variant, baseline.get(), *inputs, runs)) {
+          makeTimedRuns(schedule, *variant, baseline, *inputs, runs)) {
     if (failure->baseline)
       return StepFailure{"baseline", std::string(failure->status.message())};
     return fail(TargetStep::Run, failure->status);

@@ -102,6 +102,10 @@ public:
   /// unmodified program's own measurement.
   virtual void warmUp(mlir::ModuleOp baseline,
                       const EntrySignature &signature) = 0;
+  /// The unmodified program as warmUp() compiled it, which a child forked
+  /// after it runs as its own instead of compiling it again; null: the
+  /// child compiles it.
+  virtual const CompiledVariant *compiledBaseline() const { return nullptr; }
   /// In the process that runs variants, before the first (a driver is
   /// initialised here).
   virtual absl::Status start() = 0;

@@ -81,6 +81,9 @@ public:
   absl::Status prepare(mlir::MLIRContext &context) override;
   void warmUp(mlir::ModuleOp baseline,
               const EntrySignature &signature) override;
+  const CompiledVariant *compiledBaseline() const override {
+    return warmBaseline.get();
+  }
   absl::Status start() override { return absl::OkStatus(); }
   absl::Status lower(mlir::ModuleOp module, const std::string &entry,
                      LoweringNote *note) override;
@@ -150,6 +153,8 @@ private:
   /// compiled loop nests through it), and the process that removes it.
   std::string kernelDirectory;
   pid_t owner = 0;
+  /// The unmodified program warmUp() compiled (compiledBaseline()).
+  std::unique_ptr<CpuVariant> warmBaseline;
 };
 
 CpuTarget::~CpuTarget() {
@@ -186,9 +191,16 @@ void CpuTarget::warmUp(mlir::ModuleOp baseline,
   // (gevo/eval/cpu/kernel_cache.h), compiled as the children compile theirs, so
   // that a child compiles only the loop nests its variant changed. A failure
   // here is the unmodified program's, and its own measurement reports it.
+  // The compiled program is kept: a child runs it beside its variant (its
+  // code and constants are the child's copy-on-write pages) instead of
+  // compiling it again.
   mlir::OwningOpRef<mlir::ModuleOp> copy = baseline.clone();
-  if (lower(*copy, signature.name, nullptr).ok())
-    (void)JitEntry::compile(*copy, signature, codegen);
+  if (!lower(*copy, signature.name, nullptr).ok())
+    return;
+  absl::StatusOr<std::unique_ptr<JitEntry>> entry =
+      JitEntry::compile(*copy, signature, codegen);
+  if (entry.ok())
+    warmBaseline = std::make_unique<CpuVariant>(std::move(*entry));
 }
 
 absl::StatusOr<Lowering *> CpuTarget::loweringFor(mlir::MLIRContext &context) {
