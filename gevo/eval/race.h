@@ -17,14 +17,12 @@
 namespace gevo {
 
 /// A fully measured front member: validation error, run-time ratio to the
-/// unmodified program (the unmodified program itself is (error, 1)), its
-/// static cost (estimated scalar operations executed; 0: unknown) and the
+/// unmodified program (the unmodified program itself is (error, 1)) and the
 /// timed pairs its ratio is the median of (0: exact, as the unmodified
 /// program's 1 is): its ratio is as uncertain as the variant's.
 struct FrontPoint {
   double error = 0;
   double ratio = 1;
-  double staticCost = 0;
   int pairs = 0;
 };
 

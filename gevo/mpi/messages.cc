@@ -38,16 +38,14 @@ std::string printJson(llvm::json::Value value) {
 
 std::string encodeRace(const RacePlan &plan) {
   // margin,noise,z,band,max-error,run-limit,dry-run, then
-  // ,error:ratio:static-cost:pairs per front member (a metadata value holds
-  // no space).
+  // ,error:ratio:pairs per front member (a metadata value holds no space).
   std::string text = absl::StrFormat("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d",
                                      plan.firstReadingMargin, plan.pairNoise,
                                      plan.confidenceZ, plan.band, plan.maxError,
                                      plan.runLimitRatio, plan.dryRun ? 1 : 0);
   for (const FrontPoint &point : plan.front)
-    absl::StrAppend(&text, absl::StrFormat(",%.17g:%.17g:%.17g:%d", point.error,
-                                           point.ratio, point.staticCost,
-                                           point.pairs));
+    absl::StrAppend(&text, absl::StrFormat(",%.17g:%.17g:%d", point.error,
+                                           point.ratio, point.pairs));
   return text;
 }
 
@@ -68,10 +66,9 @@ bool decodeRace(const std::string &text, RacePlan &plan) {
   for (size_t i = 7; i < words.size(); ++i) {
     std::vector<std::string> parts = absl::StrSplit(words[i], ':');
     FrontPoint point;
-    if (parts.size() != 4 || !absl::SimpleAtod(parts[0], &point.error) ||
+    if (parts.size() != 3 || !absl::SimpleAtod(parts[0], &point.error) ||
         !absl::SimpleAtod(parts[1], &point.ratio) ||
-        !absl::SimpleAtod(parts[2], &point.staticCost) ||
-        !absl::SimpleAtoi(parts[3], &point.pairs))
+        !absl::SimpleAtoi(parts[2], &point.pairs))
       return false;
     plan.front.push_back(point);
   }

@@ -63,7 +63,7 @@ TEST(Messages, JobCarriesItsRacePlanExactly) {
   RemoteJob job;
   job.edits = {edit("constant @main/arith.constant#0~c99c2014 = 0.001")};
   job.interleavedPairs = 5;
-  job.race.front = {{0.1, 1.0, 1e9, 5}, {0.3, 0.123456789012345678, 0}};
+  job.race.front = {{0.1, 1.0, 5}, {0.3, 0.123456789012345678, 0}};
   job.race.firstReadingMargin = 0.5;
   job.race.pairNoise = 0.0173;
   job.race.maxError = 0.35;
@@ -76,7 +76,7 @@ TEST(Messages, JobCarriesItsRacePlanExactly) {
   const RacePlan &race = back->second.race;
   ASSERT_EQ(race.front.size(), 2u);
   EXPECT_EQ(race.front[1].ratio, job.race.front[1].ratio);
-  EXPECT_EQ(race.front[0].staticCost, 1e9);
+  EXPECT_EQ(race.front[0].error, 0.1);
   EXPECT_EQ(race.front[0].pairs, 5);
   EXPECT_EQ(race.pairNoise, 0.0173);
   EXPECT_EQ(race.maxError, 0.35);

@@ -61,7 +61,7 @@ void BatchEvaluator::setRacing(double margin, bool dryRun,
   front.clear();
   const Measurement &baseline = bench.baseline();
   if (pairedRuns > 0 && margin > 0 && baseline.ok())
-    front.push_back({baseline.error(), 1.0, baseline.staticCost});
+    front.push_back({baseline.error(), 1.0});
 }
 
 RacePlan BatchEvaluator::racePlan() const {
@@ -110,8 +110,8 @@ void BatchEvaluator::updateFront(const std::vector<Individual> &batch) {
   for (const Individual &individual : batch) {
     const Measurement &m = individual.measurement;
     if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0)
-      points.push_back({m.error(), m.runtimeRatio, m.staticCost,
-                        static_cast<int>(m.runMs.size())});
+      points.push_back(
+          {m.error(), m.runtimeRatio, static_cast<int>(m.runMs.size())});
     if (m.ok() && m.pairSpread > 0 && !individual.cached)
       spreads.push_back(m.pairSpread);
     if (m.ok() && m.baselineMedianRunMs > 0 && !individual.cached) {
