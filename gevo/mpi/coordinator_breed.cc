@@ -31,6 +31,7 @@ Coordinator::breed(const std::vector<std::string> &recipes) {
     if (!anyUsable())
       break; // the caller breeds what is left
     sendRecipes();
+    dispatch(); // measurements in flight (a steady search's) go on
     outbox->progress();
     if (busy) {
       backoff.reset();

@@ -25,8 +25,9 @@ namespace {
 constexpr double kHeartbeatSeconds = 0.5;
 /// How long a full pool waits for its children before looking at MPI
 /// again: a child that ends wakes it at once, and the next job is queued
-/// here already, so only heartbeats and a stop wait on this.
-constexpr int kFullPoolWaitMs = 50;
+/// here already, so only heartbeats, a stop and recipes wait on this (a
+/// steady search's rank 0 waits for its child's recipe).
+constexpr int kFullPoolWaitMs = 5;
 
 /// The next message from rank 0, waiting for it.
 Incoming nextFromRankZero() {

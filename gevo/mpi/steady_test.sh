@@ -4,7 +4,8 @@
 # with no generation barrier. Over 2 evaluating ranks the search completes
 # its generations with `population` arrivals each, ends with a front and
 # nothing in flight, both ranks took a share, and every child run is counted
-# in mpi.json. Then rank 2 is killed mid-search: its children go to rank 1
+# in mpi.json; the ranks bred the children, and with one rank of one worker
+# the same seed measures the same children. Then rank 2 is killed mid-search: its children go to rank 1
 # and the search completes its generations.
 set -euo pipefail
 search="$1"
@@ -35,11 +36,27 @@ stats="$tmp/mpi/mpi.json"
 [[ $(grep -c '"state": "ready"' "$stats") == 2 ]] || fail "ranks not ready: $(cat "$stats")"
 colnum() { head -1 "$history" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
 cached=$(colnum cached)
-evaluations=$(tail -n +2 "$history" | awk -F, -v c="$cached" '$c == 0' | wc -l)
-grep -q "\"evaluations\": $evaluations," "$stats" ||
-  fail "mpi.json does not count the $evaluations evaluations: $(cat "$stats")"
+# Every child run is counted; a child whose variant was still in flight when
+# it was bred (its key proposed in the generation before, which no longer
+# counts) runs again on a rank, is counted there, and is a cache hit in the
+# history: mpi.json counts at least the history's runs, at most its rows.
+runs=$(tail -n +2 "$history" | awk -F, -v c="$cached" '$c == 0' | wc -l)
+rows=$(tail -n +2 "$history" | wc -l)
+counted=$(sed -n 's/^  "evaluations": \([0-9]*\),$/\1/p' "$stats")
+[[ -n "$counted" && "$counted" -ge "$runs" && "$counted" -le "$rows" ]] ||
+  fail "mpi.json counts $counted evaluations, the history $runs runs in $rows rows: $(cat "$stats")"
 [[ $(grep -c '"evaluations": [1-9]' "$stats") == 3 ]] ||
   fail "a rank evaluated nothing: $(cat "$stats")"
+grep -q '"bred_on_ranks": [1-9]' "$stats" || fail "no child was bred on a rank: $(cat "$stats")"
+# One evaluating rank of one worker: the children follow one another and
+# each follows its recipe's seed, so two runs measure the same individuals.
+for run in a b; do
+  "${mpirun[@]}" -np 2 "$search" "${flags[@]}" --out="$tmp/one-$run" \
+    >"$tmp/one-$run.txt" 2>"$tmp/one-$run.err" || fail "mpirun -np 2 failed: $(tail -5 "$tmp/one-$run.err")"
+done
+drawn() { cut -d, -f1-4 "$1/history.csv"; }
+[[ "$(drawn "$tmp/one-a")" == "$(drawn "$tmp/one-b")" ]] ||
+  fail "one rank, same seed, other children: $(diff <(drawn "$tmp/one-a") <(drawn "$tmp/one-b") | head -5)"
 
 # Rank 2 killed once generation 1 is checkpointed (see rank_loss_test.sh).
 : >"$tmp/loss.err"

@@ -31,8 +31,8 @@ struct AlgorithmSettings {
   /// §14), but only generational gives a seed's front whatever the workers
   /// (docs/search.md, schedule).
   Schedule schedule = Schedule::Generational;
-  /// With an MPI backend and the generational schedule: children are bred
-  /// on the evaluating ranks from the search's recipes (recipe.h).
+  /// With an MPI backend: children are bred on the evaluating ranks from
+  /// the search's recipes (recipe.h).
   bool breedOnRanks = true;
   int population = 16;
   double crossoverRate = 0.8;

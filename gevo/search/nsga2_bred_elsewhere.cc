@@ -45,6 +45,40 @@ void Nsga2Search::planChildren(const Individual &a, const Individual &b,
   }
 }
 
+Individual Nsga2Search::bredChild(const Recipe &recipe, Bred &bred) {
+  Individual individual;
+  individual.edits = std::move(bred.edits);
+  bool grew = recipe.kind == Recipe::Kind::Random ||
+              individual.edits.size() > recipe.base.size();
+  if (grew && !individual.edits.empty())
+    individual.newestKind = individual.edits.back().kind;
+  return individual;
+}
+
+Individual Nsga2Search::breedOneElsewhere(const Individual &a,
+                                          const Individual &b,
+                                          const std::vector<double> &weights,
+                                          bool screening) {
+  std::vector<Recipe> recipes;
+  for (int round = 0; round < (screening ? context.settings.screen : 1);
+       ++round)
+    planChildren(a, b, weights, 1, screening, recipes);
+  std::vector<Bred> bred = context.breed(recipes);
+  bred.resize(recipes.size());
+  breedNovel(recipes, 0, bred);
+  std::vector<Individual> candidates;
+  std::vector<double> costs;
+  for (size_t i = 0; i < recipes.size(); ++i) {
+    costs.push_back(bred[i].staticCost);
+    candidates.push_back(bredChild(recipes[i], bred[i]));
+  }
+  if (screening) {
+    candidates = screen(std::move(candidates), costs, 1);
+    predicted.clear(); // no per-generation report in this schedule
+  }
+  return std::move(candidates.front());
+}
+
 void Nsga2Search::breedNovel(const std::vector<Recipe> &recipes, size_t from,
                              std::vector<Bred> &bred) {
   if (!context.isNewKey)
@@ -116,15 +150,7 @@ Nsga2Search::offspringBredElsewhere(const std::vector<Individual> &parents) {
   std::vector<Bred> bred = context.breed(recipes);
   bred.resize(recipes.size());
   breedNovel(recipes, static_cast<size_t>(immigrants), bred);
-  auto child = [&](size_t i) {
-    Individual individual;
-    individual.edits = std::move(bred[i].edits);
-    bool grew = recipes[i].kind == Recipe::Kind::Random ||
-                individual.edits.size() > recipes[i].base.size();
-    if (grew && !individual.edits.empty())
-      individual.newestKind = individual.edits.back().kind;
-    return individual;
-  };
+  auto child = [&](size_t i) { return bredChild(recipes[i], bred[i]); };
   std::vector<Individual> children;
   for (int i = 0; i < immigrants; ++i)
     children.push_back(child(static_cast<size_t>(i)));

@@ -136,17 +136,23 @@ Individual Nsga2Search::breedOne(const std::vector<Individual> &population,
   Individual child;
   if (population.size() < 2 ||
       chance(immigrantRate(population, ranking), rng)) {
-    child = drawIndividual(context, config.maxRandomEdits);
+    child =
+        std::move(drawIndividuals(context, 1, config.maxRandomEdits).front());
   } else {
     std::vector<double> weights = weightsFor(population, ranking);
-    bool screening =
-        config.screen > 1 && context.staticCost && context.measured;
+    bool screening = config.screen > 1 && context.measured &&
+                     (context.staticCost || context.breed);
     if (screening && fittedFor != generation) {
       surrogate.fit(context.measured());
       fittedFor = generation;
     }
     const Individual &a = population[tournament(ranking, rng)];
     const Individual &b = population[tournament(ranking, rng)];
+    if (context.breed) {
+      child = breedOneElsewhere(a, b, weights, screening);
+      child.generation = generation;
+      return child;
+    }
     // As many candidates per child as the generational schedule breeds
     // per child slot (`screen`): each candidate is built for its key and
     // static cost, rank 0's main cost per child.

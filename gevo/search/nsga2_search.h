@@ -74,6 +74,13 @@ private:
   /// the novelty tries), then screened.
   std::vector<Individual>
   offspringBredElsewhere(const std::vector<Individual> &parents);
+  /// breedOne()'s child of `a` and `b` with context.breed: the best of
+  /// `screen` candidates (when `screening`) bred in one batch.
+  Individual breedOneElsewhere(const Individual &a, const Individual &b,
+                               const std::vector<double> &weights,
+                               bool screening);
+  /// The child `bred` from `recipe`, with the kind of its newest edit.
+  static Individual bredChild(const Recipe &recipe, Bred &bred);
   /// The recipes of `count` (1 or 2) children of `a` and `b`, appended.
   void planChildren(const Individual &a, const Individual &b,
                     const std::vector<double> &weights, size_t count,

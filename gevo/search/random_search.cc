@@ -28,7 +28,8 @@ std::vector<Individual> RandomSearch::evolve(std::vector<Individual>,
 
 Individual RandomSearch::breedOne(const std::vector<Individual> &,
                                   int generation) {
-  Individual child = drawIndividual(context, context.settings.maxRandomEdits);
+  Individual child = std::move(
+      drawIndividuals(context, 1, context.settings.maxRandomEdits).front());
   child.generation = generation;
   return child;
 }

@@ -61,8 +61,7 @@ void SearchRun::buildAlgorithm() {
         all.push_back(&individual);
     return all;
   };
-  if (remote && config.algorithm.breedOnRanks &&
-      config.algorithm.schedule == Schedule::Generational) {
+  if (remote && config.algorithm.breedOnRanks) {
     context.breed = [this](const std::vector<Recipe> &recipes) {
       return breedElsewhere(recipes);
     };

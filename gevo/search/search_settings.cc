@@ -141,8 +141,8 @@ SettingsTable<AlgorithmSettings> algorithmRows() {
               ScheduleCodec()),
       setting(&A::breedOnRanks,
               {"breed-on-ranks", "breed_on_ranks",
-               "With --backend=mpi and the generational schedule, the "
-               "evaluating ranks breed the children (mutate, check, build, "
+               "With --backend=mpi, the evaluating ranks breed the children "
+               "(mutate, check, build, "
                "key, cost them) from rank 0's draws, each child's draws on a "
                "module from a seed of its own, so that rank 0 only selects; "
                "off: rank 0 breeds them as the local backend does, draw for "

@@ -97,7 +97,8 @@ public:
   /// answers it, the recipes spread over the processes; returns when every
   /// one is answered. An answer is nullopt where no remote process could
   /// breed it (none left, or none with a breeder): the caller breeds it
-  /// itself. Call it with no measurement in flight.
+  /// itself. Measurements in flight go on meanwhile: their `done` may be
+  /// called from here.
   virtual std::vector<std::optional<std::string>>
   breed(const std::vector<std::string> &recipes) {
     return std::vector<std::optional<std::string>>(recipes.size());
