@@ -35,6 +35,9 @@ SearchRun::breedElsewhere(const std::vector<Recipe> &recipes) {
     // No rank bred it (none left): the same child, bred here.
     bred[i] = parsed.ok() ? *std::move(parsed)
                           : variation->breed(recipes[i], spec.entry);
+    // A child the cache answers (the unmodified program, a variant measured
+    // before) is then not sent to be run again.
+    bench->knowBuiltElsewhere(bred[i].edits, bred[i].key);
   }
   return bred;
 }

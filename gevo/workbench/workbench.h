@@ -138,6 +138,11 @@ public:
   /// (measureAgainstUnmodified) stay here: a noise band belongs to one
   /// machine.
   void setRemote(RemoteRunner *runner) { remote = runner; }
+  /// `edits`, all of which applied, build the variant of `key` (a remote
+  /// process bred it): a remote measurement of that list is answered from
+  /// the cache, without sending it, once the cache holds the key.
+  void knowBuiltElsewhere(const std::vector<Edit> &edits,
+                          const std::string &key);
   /// The sandbox limits a batch of `request` runs under.
   SandboxLimits limitsFor(const BatchRequest &request) const;
 

@@ -39,6 +39,13 @@ void Workbench::remember(const std::string &id, const RemoteResult &result) {
   known.dropped = result.dropped;
 }
 
+void Workbench::knowBuiltElsewhere(const std::vector<Edit> &edits,
+                                   const std::string &key) {
+  RemoteResult built;
+  built.key = key;
+  remember(editListKey(edits), built);
+}
+
 bool Workbench::buildsRemotely(const BatchRequest &request) const {
   return remote && !request.here && !request.distinctRuns &&
          !request.skipIncomplete;
