@@ -27,6 +27,8 @@ std::optional<ScheduleFailure> makeTimedRuns(const RunSchedule &schedule,
       return run.status();
     if (timed)
       out.baselineMs.push_back(run->ms);
+    if (out.firstBaselineResults.empty())
+      out.firstBaselineResults = run->results;
     out.baselineResults = std::move(run->results);
     return absl::OkStatus();
   };

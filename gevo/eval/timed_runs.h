@@ -23,6 +23,9 @@ namespace gevo {
 struct TimedRuns {
   /// The last run's results, of the variant and of the unmodified program.
   std::vector<HostTensor> results, baselineResults;
+  /// The unmodified program's results from its first run here (what
+  /// baselineResults is compared with when no run came before the schedule).
+  std::vector<HostTensor> firstBaselineResults;
   /// Each timed run's time (TimedRun::ms) and wall time; the unmodified
   /// program's timed runs.
   std::vector<double> ms, hostMs, baselineMs;

@@ -1,0 +1,137 @@
+//===- child_race.cc - Racing's steps in a session's child ----------------===//
+//
+// The first run that reads a variant's error exactly and its time roughly,
+// and the stop after each timed pair, as the RacePlan (race.h) decides.
+//
+//===----------------------------------------------------------------------===//
+
+#include <algorithm>
+
+#include "gevo/eval/child_run.h"
+#include "gevo/eval/race.h"
+#include "gevo/eval/run_limit.h"
+
+namespace gevo {
+namespace child {
+
+StepResult ChildRun::firstRun() {
+  // The error is exact after one run; the run time is a single reading,
+  // read against the unmodified program's run time in the parent. A
+  // variant the front already dominates beyond what that reading can be off
+  // stops here, before the unmodified program is even compiled.
+  firstRunMade = true;
+  // A short program's first run reads several times its steady time (first
+  // touches of fresh memory): the reading is the fastest of the runs made
+  // until kFirstReadingMs have passed (at most three), one run on a heavy
+  // program.
+  constexpr double kFirstReadingMs = 50;
+  // A first run past the run limit ends the child there (a dry run only
+  // notes it).
+  double limitMs = request.race.runLimitMs();
+  double readingMs = 0, spentMs = 0;
+  auto ratioOf = [&](double ms) {
+    return request.race.referenceMs > 0 ? ms / request.race.referenceMs : 0;
+  };
+  std::optional<ClassificationScore> score;
+  for (int k = 0; k < 3 && spentMs < kFirstReadingMs; ++k) {
+    RunLimit limit(k == 0 ? limitMs : 0, !request.race.dryRun);
+    absl::StatusOr<TimedRun> run = variant->run(*inputs);
+    if (!run.ok())
+      return fail(TargetStep::Run, run.status());
+    if (limit.passed())
+      stopAt(kRacedAtRunLimit); // a dry run's note
+    readingMs = k == 0 ? run->ms : std::min(readingMs, run->ms);
+    spentMs += run->ms;
+    runs.results = std::move(run->results);
+    runs.launches = run->launches;
+    if (k == 0)
+      score = scoreFirstRun();
+    // What the outputs alone decide needs no better reading of the time, nor
+    // does a reading the front does not beat (another run can only lower
+    // it, and the timed pairs follow anyway).
+    if (score && !request.race.dryRun &&
+        (decidedByOutputs(*score) ||
+         beatenAfterFirstRun(request.race, 1.0 - score->accuracy(),
+                             ratioOf(readingMs))
+             .empty()))
+      break;
+  }
+  runs.ms.push_back(readingMs);
+  if (!score)
+    return std::nullopt; // timeRuns() reports it
+  if (score->nonFiniteRows > 0) {
+    // It fails whatever its time (the parent classifies it from the logits).
+    stopAt(kRacedFailedFirstRun);
+    return std::nullopt;
+  }
+  firstError = 1.0 - score->accuracy();
+  header["first_ratio"] = ratioOf(readingMs);
+  if (!beatenAfterFirstRun(request.race, firstError, ratioOf(readingMs))
+           .empty())
+    stopAt(kRacedAfterFirstRun);
+  return std::nullopt;
+}
+
+std::optional<ClassificationScore> ChildRun::scoreFirstRun() const {
+  int logits = s.workload.logitsResult();
+  if (runs.results.size() <= static_cast<size_t>(logits))
+    return std::nullopt;
+  absl::StatusOr<ClassificationScore> score =
+      scoreSplit(s.data, SplitRole::Validation, runs.results[logits]);
+  if (!score.ok())
+    return std::nullopt;
+  return *score;
+}
+
+bool ChildRun::decidedByOutputs(const ClassificationScore &score) const {
+  // Logits that are not finite fail the variant; racing's verdict on the
+  // error alone (no reading: an error beyond the feasible band) stops it
+  // whatever its time.
+  return score.nonFiniteRows > 0 ||
+         !beatenAfterFirstRun(request.race, 1.0 - score.accuracy(), 0).empty();
+}
+
+bool ChildRun::keepTiming(int pairsDone) {
+  // After each timed pair: stop once the pairs' confidence interval decides
+  // whether the front dominates the variant (race.h).
+  if (pairsDone == 0 || firstError < 0)
+    return true;
+  std::vector<double> ratios;
+  for (size_t i = 0; i < runs.ms.size() && i < runs.baselineMs.size(); ++i)
+    if (runs.baselineMs[i] > 0)
+      ratios.push_back(runs.ms[i] / runs.baselineMs[i]);
+  switch (judgePairs(request.race, firstError, ratios)) {
+  case PairVerdict::Dominated:
+    return stopAt(racedAfterPairs(pairsDone));
+  case PairVerdict::Enters:
+    return stopAt(enteredAfterPairs(pairsDone));
+  case PairVerdict::Undecided:
+    break;
+  }
+  return true;
+}
+
+bool ChildRun::stoppedDominatedHere() const {
+  std::optional<llvm::StringRef> raced = header.getString("raced");
+  return raced && stoppedDominated(raced->str());
+}
+
+bool ChildRun::stoppedAfterFirstRun() const {
+  std::optional<llvm::StringRef> raced = header.getString("raced");
+  return raced &&
+         (stoppedDominated(raced->str()) || *raced == kRacedFailedFirstRun);
+}
+
+bool ChildRun::stopAt(const std::string &where) {
+  // A dry run records the first place racing would have stopped and goes on.
+  if (!request.race.dryRun) {
+    header["raced"] = where;
+    return false;
+  }
+  if (!header.get("would_race"))
+    header["would_race"] = where;
+  return true;
+}
+
+} // namespace child
+} // namespace gevo

@@ -1,0 +1,95 @@
+//===- child_run.h - One variant's evaluation in a session's child --------===//
+//
+// The steps of EvaluationSession::runInChild, shared by session_child.cc
+// (compile, time, check, test) and child_race.cc (racing's first run and
+// when the timed pairs stop). Internal to the session's library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEVO_EVAL_CHILD_RUN_H
+#define GEVO_EVAL_CHILD_RUN_H
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gevo/eval/timed_runs.h"
+#include "gevo/eval/variant_session.h"
+#include "gevo/eval/workload/bindings.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/JSON.h"
+
+namespace gevo {
+namespace child {
+
+/// A step that failed: the stage the child reports, and why.
+struct StepFailure {
+  const char *stage;
+  std::string message;
+};
+using StepResult = std::optional<StepFailure>;
+
+/// What of the session a child reads.
+struct ChildSetup {
+  Target &target;
+  mlir::MLIRContext &context;
+  mlir::ModuleOp baseline;
+  const WorkloadSpec &workload;
+  RunSchedule schedule;
+  const EntrySignature &signature;
+  const std::vector<HostTensor> &validation, &test;
+  /// The labels, for racing's early look at the error (race.h); the parent
+  /// scores the logits it is sent whatever this says.
+  const DatasetSplit &data;
+};
+
+/// One variant's evaluation in the child, step by step; `payload()` is what
+/// the child sends back.
+class ChildRun {
+public:
+  ChildRun(const ChildSetup &setup, const RunRequest &request)
+      : s(setup), target(setup.target), request(request) {}
+  std::string payload(mlir::ModuleOp variant);
+
+private:
+  StepResult fail(TargetStep step, const absl::Status &status) const {
+    return StepFailure{target.failureStage(step, status),
+                       std::string(status.message())};
+  }
+  StepResult runSteps(mlir::ModuleOp variant);
+  StepResult compileVariant(mlir::ModuleOp variant);
+  StepResult compileBaseline();
+  StepResult firstRun();
+  std::optional<ClassificationScore> scoreFirstRun() const;
+  bool decidedByOutputs(const ClassificationScore &score) const;
+  StepResult timeRuns();
+  bool keepTiming(int pairsDone);
+  bool stoppedDominatedHere() const;
+  bool stoppedAfterFirstRun() const;
+  bool stopAt(const std::string &where);
+  StepResult checkCorruption() const;
+  StepResult checkUninitialized();
+  StepResult runTest();
+
+  const ChildSetup &s;
+  Target &target;
+  RunRequest request;
+  llvm::json::Object header{{"stage", "ok"}};
+  mlir::OwningOpRef<mlir::ModuleOp> copied, baselineCopy;
+  std::unique_ptr<CompiledVariant> variant, ownBaseline;
+  /// The unmodified program run here: the parent's (inherited) or its own.
+  const CompiledVariant *baseline = nullptr;
+  std::unique_ptr<PlacedInputs> inputs;
+  TimedRuns runs;
+  std::vector<HostTensor> baselineBefore, testResults;
+  /// The validation error after the first run (racing); negative: unknown.
+  double firstError = -1;
+  /// Racing made the variant's first run before any pair (it warmed it up).
+  bool firstRunMade = false;
+};
+
+} // namespace child
+} // namespace gevo
+
+#endif // GEVO_EVAL_CHILD_RUN_H
