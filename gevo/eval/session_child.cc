@@ -139,8 +139,8 @@ StepResult ChildRun::timeRuns() {
   // other logits, and often far slower (a bogus ratio). Where racing made
   // the variant's first run already, such a run would come after it anyway:
   // the first timed pair's unmodified run stands in for it.
-  bool racing = firstRunMade && !request.race.dryRun;
-  if (baseline && target.capabilities().checksCorruption && !racing) {
+  bool checks = baseline && target.capabilities().checksCorruption;
+  if (checks && !(firstRunMade && !request.race.dryRun)) {
     absl::StatusOr<TimedRun> before = baseline->run(*inputs);
     if (!before.ok())
       return StepFailure{"baseline", std::string(before.status().message())};
@@ -148,8 +148,11 @@ StepResult ChildRun::timeRuns() {
   }
   RunSchedule schedule = s.schedule;
   schedule.interleavedPairs = request.interleavedPairs;
-  // Racing's first run warmed the variant up: no warm-up pair is needed.
-  if (firstRunMade)
+  // No warm-up pair after racing's first run, which warmed the variant up;
+  // the unmodified program ran above, or, with racing live, first runs in
+  // the first pair (measured as such in §11). A target that checks nothing
+  // keeps its warm-up pair.
+  if (firstRunMade && checks)
     schedule.warmup = 0;
   if (request.race.enabled())
     schedule.keepGoing = [this](int pairsDone) {
