@@ -21,9 +21,9 @@ StepResult ChildRun::firstRun() {
   // stops here, before the unmodified program is even compiled.
   firstRunMade = true;
   // A short program's first run reads several times its steady time (first
-  // touches of fresh memory): the reading is the fastest of the runs made
-  // until kFirstReadingMs have passed (at most three), one run on a heavy
-  // program.
+  // touches of fresh memory): where the front beats a reading, the variant
+  // runs again until kFirstReadingMs have passed (at most three runs, one on
+  // a heavy program) and the reading is the fastest.
   constexpr double kFirstReadingMs = 50;
   // A first run past the run limit ends the child there (a dry run only
   // notes it).

@@ -140,7 +140,8 @@ StepResult ChildRun::timeRuns() {
   // the variant's first run already, such a run would come after it anyway:
   // the first timed pair's unmodified run stands in for it.
   bool checks = baseline && target.capabilities().checksCorruption;
-  if (checks && !(firstRunMade && !request.race.dryRun)) {
+  bool racingLive = firstRunMade && !request.race.dryRun;
+  if (checks && !racingLive) {
     absl::StatusOr<TimedRun> before = baseline->run(*inputs);
     if (!before.ok())
       return StepFailure{"baseline", std::string(before.status().message())};
