@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <algorithm>
+#include <cmath>
 
 #include "gevo/eval/child_run.h"
 #include "gevo/eval/race.h"
@@ -91,6 +92,75 @@ bool ChildRun::decidedByOutputs(const ClassificationScore &score) const {
          !beatenAfterFirstRun(request.race, 1.0 - score.accuracy(), 0).empty();
 }
 
+StepResult ChildRun::raceMember() {
+  // The member the variant must beat, timed head to head with it here: a
+  // variant as fast as it stops as dominated after a few pairs of two short
+  // programs, instead of pairs with the (often far slower) unmodified
+  // program; one that beats it goes on to pairs with the unmodified
+  // program, which give its own ratio.
+  if (request.race.dryRun || firstError < 0 || request.interleavedPairs <= 0)
+    return std::nullopt;
+  const FrontPoint *member = memberToBeat(request.race.front, firstError);
+  if (!member || member->key.empty())
+    return std::nullopt;
+  auto held = s.opponents.find(member->key);
+  if (held == s.opponents.end())
+    return std::nullopt;
+  // One untimed run first: the member's first run here touches its pages
+  // afresh and would read slow (the variant's first run warmed it up). A
+  // member that fails a run leaves the variant to the unmodified program.
+  if (!held->second->run(*inputs).ok())
+    return std::nullopt;
+  TimedRuns pairs;
+  RunSchedule schedule;
+  schedule.interleavedPairs = request.interleavedPairs;
+  PairVerdict verdict = PairVerdict::Undecided;
+  schedule.keepGoing = [&](int pairsDone) {
+    verdict = pairsDone ? judgeMember(pairs) : PairVerdict::Undecided;
+    return verdict == PairVerdict::Undecided;
+  };
+  if (std::optional<ScheduleFailure> failure = makeTimedRuns(
+          schedule, *variant, held->second.get(), *inputs, pairs)) {
+    if (failure->baseline)
+      return std::nullopt;
+    return fail(TargetStep::Run, failure->status);
+  }
+  if (StepResult failed = checkMember(*member, pairs))
+    return failed;
+  if (verdict != PairVerdict::Dominated)
+    return std::nullopt;
+  stopAt(racedAgainstMember(static_cast<int>(pairs.ms.size())));
+  runs.ms = pairs.ms;
+  header["member_run_ms"] = llvm::json::Array(pairs.baselineMs);
+  header["member_ratio"] = member->ratio;
+  return std::nullopt;
+}
+
+PairVerdict ChildRun::judgeMember(const TimedRuns &pairs) const {
+  std::vector<double> ratios;
+  for (size_t i = 0; i < pairs.ms.size() && i < pairs.baselineMs.size(); ++i)
+    if (pairs.baselineMs[i] > 0)
+      ratios.push_back(pairs.ms[i] / pairs.baselineMs[i]);
+  return judgeHeadToHead(request.race, ratios);
+}
+
+StepResult ChildRun::checkMember(const FrontPoint &member,
+                                 const TimedRuns &pairs) const {
+  // The member's error is known exactly: logits that score another one were
+  // computed from memory this variant wrote (the unmodified program's
+  // corruption check, for the program it was timed against here).
+  auto logits = static_cast<size_t>(s.workload.logitsResult());
+  if (pairs.baselineResults.size() <= logits)
+    return StepFailure{"baseline", "the front member returned fewer results "
+                                   "than the workload's logits index"};
+  absl::StatusOr<ClassificationScore> score =
+      scoreSplit(s.data, SplitRole::Validation, pairs.baselineResults[logits]);
+  if (score.ok() && std::abs((1.0 - score->accuracy()) - member.error) < 1e-12)
+    return std::nullopt;
+  return StepFailure{"corrupts", "a front member's logits changed once this "
+                                 "variant had run in the same process"};
+}
+
 bool ChildRun::keepTiming(int pairsDone) {
   // After each timed pair: stop once the pairs' confidence interval decides
   // whether the front dominates the variant (race.h).
@@ -116,7 +186,7 @@ bool ChildRun::stoppedDominatedHere() const {
   return raced && stoppedDominated(raced->str());
 }
 
-bool ChildRun::stoppedAfterFirstRun() const {
+bool ChildRun::stoppedBeforePairs() const {
   std::optional<llvm::StringRef> raced = header.getString("raced");
   return raced &&
          (stoppedDominated(raced->str()) || *raced == kRacedFailedFirstRun);

@@ -8,11 +8,13 @@
 #ifndef GEVO_EVAL_CHILD_RUN_H
 #define GEVO_EVAL_CHILD_RUN_H
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gevo/eval/race.h"
 #include "gevo/eval/timed_runs.h"
 #include "gevo/eval/variant_session.h"
 #include "gevo/eval/workload/bindings.h"
@@ -42,6 +44,9 @@ struct ChildSetup {
   /// The labels, for racing's early look at the error (race.h); the parent
   /// scores the logits it is sent whatever this says.
   const DatasetSplit &data;
+  /// Front members the parent compiled (EvaluationSession::holdOpponent),
+  /// by FrontPoint::key: racing's head-to-head pairs.
+  const std::map<std::string, std::unique_ptr<CompiledVariant>> &opponents;
 };
 
 /// One variant's evaluation in the child, step by step; `payload()` is what
@@ -63,10 +68,14 @@ private:
   StepResult firstRun();
   std::optional<ClassificationScore> scoreFirstRun() const;
   bool decidedByOutputs(const ClassificationScore &score) const;
+  StepResult raceMember();
+  PairVerdict judgeMember(const TimedRuns &pairs) const;
+  StepResult checkMember(const FrontPoint &member,
+                         const TimedRuns &pairs) const;
   StepResult timeRuns();
   bool keepTiming(int pairsDone);
   bool stoppedDominatedHere() const;
-  bool stoppedAfterFirstRun() const;
+  bool stoppedBeforePairs() const;
   bool stopAt(const std::string &where);
   StepResult checkCorruption() const;
   StepResult checkUninitialized();

@@ -19,6 +19,15 @@ double ratioToBeat(const std::vector<FrontPoint> &front, double error) {
   return best;
 }
 
+const FrontPoint *memberToBeat(const std::vector<FrontPoint> &front,
+                               double error) {
+  const FrontPoint *best = nullptr;
+  for (const FrontPoint &point : front)
+    if (point.error <= error && (!best || point.ratio < best->ratio))
+      best = &point;
+  return best;
+}
+
 std::string beatenAfterFirstRun(const RacePlan &plan, double error,
                                 double ratio) {
   if (!plan.enabled())
@@ -34,15 +43,13 @@ std::string beatenAfterFirstRun(const RacePlan &plan, double error,
   return "";
 }
 
-PairVerdict judgePairs(const RacePlan &plan, double error,
-                       const std::vector<double> &ratios) {
-  if (!plan.enabled() || ratios.empty())
-    return PairVerdict::Undecided;
-  double estimate = median(ratios);
-  auto pairs = static_cast<double>(ratios.size());
-  // The noise is the search's pooled estimate, or this variant's own spread
-  // when its pairs scatter more (short runs do, and the pool is mostly long
-  // runs).
+namespace {
+
+/// One pair's relative noise: the search's pooled estimate, or this
+/// variant's own spread when its pairs scatter more (short runs do, and the
+/// pool is mostly long runs).
+double pairNoiseOf(const RacePlan &plan, const std::vector<double> &ratios,
+                   double estimate) {
   double noise = plan.pairNoise;
   if (ratios.size() >= 2 && estimate > 0) {
     std::vector<double> deviations;
@@ -50,6 +57,36 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
       deviations.push_back(std::abs(ratio - estimate));
     noise = std::max(noise, median(deviations) / estimate / 0.6745);
   }
+  return noise;
+}
+
+} // namespace
+
+PairVerdict judgeHeadToHead(const RacePlan &plan,
+                            const std::vector<double> &ratios) {
+  if (!plan.enabled() || ratios.empty())
+    return PairVerdict::Undecided;
+  double estimate = median(ratios);
+  double noise = pairNoiseOf(plan, ratios, estimate);
+  double halfWidth =
+      plan.confidenceZ * noise / std::sqrt(static_cast<double>(ratios.size()));
+  auto pairs = static_cast<int>(ratios.size());
+  if (pairs >= plan.minPairsDominated &&
+      estimate * (1 - halfWidth) * (1 + plan.band) >= 1)
+    return PairVerdict::Dominated;
+  if (pairs >= plan.minPairsDominated &&
+      estimate * (1 + halfWidth) * (1 + plan.band) < 1)
+    return PairVerdict::Enters;
+  return PairVerdict::Undecided;
+}
+
+PairVerdict judgePairs(const RacePlan &plan, double error,
+                       const std::vector<double> &ratios) {
+  if (!plan.enabled() || ratios.empty())
+    return PairVerdict::Undecided;
+  double estimate = median(ratios);
+  auto pairs = static_cast<double>(ratios.size());
+  double noise = pairNoiseOf(plan, ratios, estimate);
   bool dominated = false, clearsEvery = true;
   for (const FrontPoint &member : plan.front) {
     if (member.error > error)
@@ -73,13 +110,17 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
 }
 
 std::string racedAfterPairs(int pairs) { return absl::StrCat("pairs:", pairs); }
+std::string racedAgainstMember(int pairs) {
+  return absl::StrCat("member:", pairs);
+}
 std::string enteredAfterPairs(int pairs) {
   return absl::StrCat("enters:", pairs);
 }
 
 bool stoppedDominated(const std::string &raced) {
   return raced == kRacedAfterFirstRun || raced == kRacedAtRunLimit ||
-         absl::StartsWith(raced, "pairs:");
+         absl::StartsWith(raced, "pairs:") ||
+         absl::StartsWith(raced, "member:");
 }
 
 bool enteredEarly(const std::string &raced) {

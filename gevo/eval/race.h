@@ -24,6 +24,10 @@ struct FrontPoint {
   double error = 0;
   double ratio = 1;
   int pairs = 0;
+  /// The member's variant key (modelFingerprint()), under which the session
+  /// may hold it compiled for head-to-head pairs (EvaluationSession::
+  /// holdOpponent); "" for the unmodified program and where none is held.
+  std::string key;
 };
 
 struct RacePlan {
@@ -87,6 +91,11 @@ inline constexpr int kRunLimitExitCode = 88;
 /// infinity when none is (the variant would enter the front however slow).
 double ratioToBeat(const std::vector<FrontPoint> &front, double error);
 
+/// The member a variant of `error` must beat: the fastest at least as
+/// accurate; null when none is.
+const FrontPoint *memberToBeat(const std::vector<FrontPoint> &front,
+                               double error);
+
 /// After the first run (before any pair): why the variant cannot enter the
 /// front ("" when it may). `ratio` is that run's time over
 /// RacePlan::referenceMs.
@@ -102,14 +111,28 @@ enum class PairVerdict {
 PairVerdict judgePairs(const RacePlan &plan, double error,
                        const std::vector<double> &ratios);
 
+/// What timed pairs against the member to beat (memberToBeat(); `ratios`
+/// are the variant's time over the member's, both run here) decide:
+/// Dominated when even at the fast end of their interval the variant is not
+/// faster than the member by more than the band; Enters when even at the
+/// slow end it is (it is not dominated by that member, and so by none the
+/// front measured: its own ratio is then timed against the unmodified
+/// program); else Undecided. Head to head, the member's stored reading
+/// plays no part: a member whose reading was lucky cannot stop a variant
+/// as fast as it.
+PairVerdict judgeHeadToHead(const RacePlan &plan,
+                            const std::vector<double> &ratios);
+
 /// How much of a variant was measured, as Measurement::raced holds it:
 /// "" (fully), "first_run" (stopped, dominated, after one untimed-against
 /// run), "run_limit" (ended during its first run, at RacePlan::runLimitMs),
 /// "failed_first_run" (its first run's logits were not finite),
-/// "pairs:N" (stopped, dominated, after N pairs) or "enters:N" (timing stopped
-/// after N pairs because nothing measured dominates it: its ratio is those
-/// pairs').
+/// "pairs:N" (stopped, dominated, after N pairs), "member:N" (stopped,
+/// dominated, after N pairs against the member to beat: its ratio is their
+/// median times the member's) or "enters:N" (timing stopped after N pairs
+/// because nothing measured dominates it: its ratio is those pairs').
 std::string racedAfterPairs(int pairs);
+std::string racedAgainstMember(int pairs);
 std::string enteredAfterPairs(int pairs);
 inline constexpr char kRacedAfterFirstRun[] = "first_run";
 /// Stopped during its first run at RacePlan::runLimitMs (a timeout).

@@ -31,6 +31,35 @@ TEST(Race, RatioToBeatIsTheFastestMemberAtLeastAsAccurate) {
   EXPECT_TRUE(std::isinf(ratioToBeat(front, 0.05)));
 }
 
+TEST(Race, MemberToBeatIsTheFastestAtLeastAsAccurate) {
+  std::vector<FrontPoint> front = {
+      {0.10, 1.0, 0, ""}, {0.12, 0.8, 5, "b"}, {0.30, 0.2, 5, "c"}};
+  ASSERT_NE(memberToBeat(front, 0.12), nullptr);
+  EXPECT_EQ(memberToBeat(front, 0.12)->key, "b");
+  EXPECT_EQ(memberToBeat(front, 0.5)->key, "c");
+  EXPECT_EQ(memberToBeat(front, 0.11)->key, ""); // the unmodified program
+  EXPECT_EQ(memberToBeat(front, 0.05), nullptr);
+}
+
+TEST(Race, HeadToHeadDecidesOnTheVariantsPairsAlone) {
+  RacePlan plan = planWith({{0.10, 1.0}});
+  plan.pairNoise = 0.01;
+  // As fast as the member (ratios around 1): dominated once two pairs
+  // agree; one pair never decides.
+  EXPECT_EQ(judgeHeadToHead(plan, {1.0}), PairVerdict::Undecided);
+  EXPECT_EQ(judgeHeadToHead(plan, {1.0, 0.99}), PairVerdict::Dominated);
+  // 20% faster than the member, steadily: it beats it.
+  EXPECT_EQ(judgeHeadToHead(plan, {0.8, 0.81}), PairVerdict::Enters);
+  // 2.5% faster, within the interval of two pairs: not decided...
+  EXPECT_EQ(judgeHeadToHead(plan, {0.975, 0.975}), PairVerdict::Undecided);
+  // ...and pairs that scatter widen it: 10% faster is not enough then.
+  EXPECT_EQ(judgeHeadToHead(plan, {0.7, 1.1, 0.9}), PairVerdict::Undecided);
+  // Slower than the member: dominated.
+  EXPECT_EQ(judgeHeadToHead(plan, {1.3, 1.25}), PairVerdict::Dominated);
+  // No front: no racing.
+  EXPECT_EQ(judgeHeadToHead(RacePlan(), {2.0, 2.0}), PairVerdict::Undecided);
+}
+
 TEST(Race, FirstReadingStopsOnlyBeyondTheMargin) {
   RacePlan plan = planWith({{0.10, 1.0}, {0.15, 0.8}});
   plan.firstReadingMargin = 0.25;
@@ -114,6 +143,8 @@ TEST(Race, RunLimitFollowsTheReferenceWithAFloor) {
 TEST(Race, RacedSaysWhetherItStoppedDominated) {
   EXPECT_TRUE(stoppedDominated(kRacedAfterFirstRun));
   EXPECT_TRUE(stoppedDominated(racedAfterPairs(2)));
+  EXPECT_TRUE(stoppedDominated(racedAgainstMember(2)));
+  EXPECT_FALSE(enteredEarly(racedAgainstMember(2)));
   EXPECT_FALSE(stoppedDominated(enteredAfterPairs(2)));
   EXPECT_FALSE(stoppedDominated(""));
   EXPECT_FALSE(stoppedDominated(kRacedFailedFirstRun));

@@ -56,9 +56,13 @@ StepResult ChildRun::runSteps(mlir::ModuleOp module) {
   if (request.race.enabled() && request.interleavedPairs > 0) {
     if (StepResult failed = firstRun())
       return failed;
-    if (stoppedAfterFirstRun()) {
-      // One run, no pair: neither the unmodified program nor the checks
-      // that guard a timing (the variant never counts as a front member).
+    if (!stoppedBeforePairs())
+      if (StepResult failed = raceMember())
+        return failed;
+    if (stoppedBeforePairs()) {
+      // One run, or pairs with the member to beat: neither the unmodified
+      // program nor the checks that guard a timing (the variant never
+      // counts as a front member).
       header["run_ms"] = llvm::json::Array(runs.ms);
       return request.scoreTest ? runTest() : std::nullopt;
     }
@@ -226,7 +230,8 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
                           *signature,
                           validationArguments,
                           testArguments,
-                          data};
+                          data,
+                          opponents};
   return child::ChildRun(setup, request).payload(variant);
 }
 

@@ -114,6 +114,16 @@ Measurement readTimings(const llvm::json::Object &header) {
       m.pairSpread = median(deviations) / m.runtimeRatio;
     }
   }
+  // Stopped by racing after pairs with the member to beat: its ratio is
+  // theirs times the member's (no reading of the unmodified program).
+  if (const llvm::json::Array *runs = header.getArray("member_run_ms")) {
+    std::vector<double> ratios;
+    for (size_t i = 0; i < runs->size() && i < m.runMs.size(); ++i)
+      if (double memberMs = (*runs)[i].getAsNumber().value_or(0); memberMs > 0)
+        ratios.push_back(m.runMs[i] / memberMs);
+    m.runtimeRatio =
+        median(ratios) * header.getNumber("member_ratio").value_or(0);
+  }
   // Stopped by racing after its first run, before any pair: its ratio is
   // that run's against the parent's reading of the unmodified program.
   if (m.runtimeRatio == 0 &&

@@ -82,6 +82,30 @@ void EvaluationSession::submit(SandboxPool &pool,
   // The child has its own copy now; `variant` is freed here.
 }
 
+absl::Status EvaluationSession::holdOpponent(const std::string &key,
+                                             mlir::ModuleOp member) {
+  if (!holdsOpponents() || key.empty() || holdsOpponent(key))
+    return absl::OkStatus();
+  // Lowered in the session's context, as a child lowers a variant; the
+  // compiled code keeps nothing of the module.
+  mlir::OwningOpRef<mlir::ModuleOp> copy =
+      member->getContext() == mlirContext.get()
+          ? member.clone()
+          : copyIntoContext(member, *mlirContext);
+  if (!copy)
+    return absl::InternalError("the member could not be copied");
+  GEVO_RETURN_IF_ERROR(runner->lower(*copy, workload.entry, nullptr));
+  GEVO_ASSIGN_OR_RETURN(std::unique_ptr<CompiledVariant> compiled,
+                        runner->compile(*copy, *signature));
+  opponents[key] = std::move(compiled);
+  return absl::OkStatus();
+}
+
+void EvaluationSession::keepOpponents(const std::set<std::string> &keys) {
+  for (auto it = opponents.begin(); it != opponents.end();)
+    it = keys.count(it->first) ? std::next(it) : opponents.erase(it);
+}
+
 Measurement
 EvaluationSession::evaluate(SandboxPool &pool,
                             mlir::OwningOpRef<mlir::ModuleOp> variant,

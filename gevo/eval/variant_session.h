@@ -15,7 +15,9 @@
 #define GEVO_EVAL_VARIANT_SESSION_H
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -78,6 +80,24 @@ public:
   void submit(SandboxPool &pool, mlir::OwningOpRef<mlir::ModuleOp> variant,
               const RunRequest &request, std::function<void(Measurement)> done);
 
+  /// Racing's head-to-head pairs (race.h, judgeHeadToHead): compiles the
+  /// front member `member` (a variant that was measured fully, so it
+  /// verified, compiled and ran) here in the parent, where the children
+  /// forked from now on run it beside a variant it may dominate, under
+  /// `key` (FrontPoint::key). A no-op for a key already held and on a
+  /// target that compiles nothing in the parent (Target::compiledBaseline()
+  /// null: its children time against the unmodified program); an error
+  /// when it does not lower or compile here (its children then do the
+  /// same).
+  absl::Status holdOpponent(const std::string &key, mlir::ModuleOp member);
+  /// Frees the members held under keys not in `keys`.
+  void keepOpponents(const std::set<std::string> &keys);
+  bool holdsOpponent(const std::string &key) const {
+    return opponents.count(key) > 0;
+  }
+  /// Whether holdOpponent() compiles anything on this target.
+  bool holdsOpponents() const { return runner->compiledBaseline() != nullptr; }
+
   /// Submits and waits: one measurement.
   Measurement evaluate(SandboxPool &pool,
                        mlir::OwningOpRef<mlir::ModuleOp> variant,
@@ -101,6 +121,8 @@ private:
   ImportSettings import;
   std::unique_ptr<Target> runner;
   std::unique_ptr<EntrySignature> signature;
+  /// holdOpponent()'s: front members compiled here, by key.
+  std::map<std::string, std::unique_ptr<CompiledVariant>> opponents;
 };
 
 } // namespace gevo

@@ -235,6 +235,53 @@ TEST_F(VariantSessionTest,
   EXPECT_GT(m.runtimeRatio, 0);
 }
 
+// Head to head: a front member the parent compiled (here the unmodified
+// program itself, held as a member whose stored ratio is 0.5) stops a
+// variant as fast as it after pairs of the two, whatever its stored
+// reading; its ratio is theirs times the member's.
+TEST_F(VariantSessionTest, RacingHeadToHeadStopsATwinOfAHeldMember) {
+  Measurement full = measureRaced({});
+  ASSERT_TRUE(full.ok()) << full.detail;
+  ASSERT_TRUE(session->holdsOpponents());
+  ASSERT_TRUE(session->holdOpponent("twin", session->baseline()).ok());
+  EXPECT_TRUE(session->holdsOpponent("twin"));
+  RunRequest request;
+  request.interleavedPairs = kRacePairs;
+  request.race.front = {{full.error(), 0.5, kRacePairs, "twin"}};
+  request.race.referenceMs = full.medianRunMs;
+  request.race.firstReadingMargin = 100; // the first reading never stops it
+  request.race.band = 0.3;               // ratios within 30% count as equal
+  SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
+  Measurement m = session->evaluate(
+      pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
+      request);
+  ASSERT_TRUE(m.ok()) << m.detail;
+  EXPECT_TRUE(stoppedDominated(m.raced)) << m.raced;
+  EXPECT_EQ(m.raced, racedAgainstMember(static_cast<int>(m.runMs.size())));
+  EXPECT_GE(m.runMs.size(), 2u);
+  EXPECT_GT(m.runtimeRatio, 0.3);
+  EXPECT_LT(m.runtimeRatio, 0.8);
+  EXPECT_EQ(m.baselineMedianRunMs, 0); // the unmodified program never ran
+  EXPECT_EQ(m.validation.correct, full.validation.correct);
+  // A member whose logits score another error than the front says was
+  // computed from memory the variant wrote: the variant fails.
+  request.race.front = {{full.error() - 0.01, 0.5, kRacePairs, "twin"}};
+  Measurement corrupt = session->evaluate(
+      pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
+      request);
+  EXPECT_EQ(corrupt.outcome, Outcome::OutOfBounds) << corrupt.detail;
+  // A member no longer on the front is freed; a key never held is timed
+  // against the unmodified program.
+  session->keepOpponents({});
+  EXPECT_FALSE(session->holdsOpponent("twin"));
+  request.race.front = {{full.error(), 0.5, kRacePairs, "twin"}};
+  Measurement plain = session->evaluate(
+      pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
+      request);
+  ASSERT_TRUE(plain.ok()) << plain.detail;
+  EXPECT_GT(plain.baselineMedianRunMs, 0);
+}
+
 TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
   Measurement m = measureRaced({{0.0, 0.001}}, /*dryRun=*/true, 1.0);
   ASSERT_TRUE(m.ok()) << m.detail;

@@ -109,9 +109,11 @@ void BatchEvaluator::updateFront(const std::vector<Individual> &batch) {
   std::vector<FrontPoint> points = front;
   for (const Individual &individual : batch) {
     const Measurement &m = individual.measurement;
-    if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0)
-      points.push_back(
-          {m.error(), m.runtimeRatio, static_cast<int>(m.runMs.size())});
+    if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0) {
+      points.push_back({m.error(), m.runtimeRatio,
+                        static_cast<int>(m.runMs.size()), individual.key});
+      memberEdits.try_emplace(individual.key, individual.edits);
+    }
     if (m.ok() && m.pairSpread > 0 && !individual.cached)
       spreads.push_back(m.pairSpread);
     if (m.ok() && m.baselineMedianRunMs > 0 && !individual.cached) {
@@ -121,6 +123,21 @@ void BatchEvaluator::updateFront(const std::vector<Individual> &batch) {
     }
   }
   front = nonDominated(std::move(points));
+  holdMembers();
+}
+
+void BatchEvaluator::holdMembers() {
+  // Every member but the unmodified program (its pairs are the plain ones),
+  // compiled in the parent for the children's head-to-head pairs; a dry run
+  // judges by the unmodified program's pairs only.
+  std::map<std::string, std::vector<Edit>> held;
+  for (const FrontPoint &member : front)
+    if (!member.key.empty() && member.key != bench.unmodifiedKey())
+      if (auto it = memberEdits.find(member.key); it != memberEdits.end())
+        held.insert(*it);
+  memberEdits = held;
+  if (!raceDryRun)
+    bench.holdOpponents(held);
 }
 
 void BatchEvaluator::evaluate(std::vector<Individual> &batch,

@@ -15,6 +15,7 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "gevo/search/individual.h"
@@ -97,6 +98,9 @@ private:
   RacePlan racePlan() const;
   /// Adds the fully measured ok members of `batch` to the front.
   void updateFront(const std::vector<Individual> &batch);
+  /// Has the workbench hold the front's members compiled (racing's
+  /// head-to-head pairs) and forgets the edits of those that left it.
+  void holdMembers();
 
   Workbench &bench;
   int pairedRuns;
@@ -106,6 +110,8 @@ private:
   double raceMaxErrorIncrease = 0;
   /// What racing compares against; empty when not racing.
   std::vector<FrontPoint> front;
+  /// The edits of the front's members (FrontPoint::key).
+  std::map<std::string, std::vector<Edit>> memberEdits;
   /// The pair spreads (Measurement::pairSpread) of this session's variants:
   /// racing's estimate of a pair's noise once there are kSpreadSamples.
   std::vector<double> spreads;

@@ -47,6 +47,14 @@ void ProgressLine::update(const ProgressState &state) {
   status->set(render(state));
 }
 
+void ProgressLine::update(const std::function<ProgressState()> &state) {
+  StatusLine::Clock::time_point t = now();
+  if (computed && t - *computed < kRefresh)
+    return;
+  computed = t;
+  update(state());
+}
+
 void ProgressLine::generationDone(const ProgressState &state) {
   status->set(render(state));
   status->printDue();

@@ -14,7 +14,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,11 @@ public:
                StatusLine::Now now = StatusLine::Clock::now);
   /// The line for `state`: redrawn when live, else printed by the heartbeat.
   void update(const ProgressState &state);
+  /// The same for the state `state` computes, called at most every
+  /// kRefresh (computing it walks the whole archive; a line is printed
+  /// every `period` or redrawn ten times a second at most).
+  void update(const std::function<ProgressState()> &state);
+  static constexpr std::chrono::milliseconds kRefresh{500};
   /// Ends a generation: a plain line when not live and `period` has passed
   /// since the last one.
   void generationDone(const ProgressState &state);
@@ -62,6 +69,8 @@ private:
   StatusLine::Now now;
   std::unique_ptr<StatusLine> status;
   StatusLine::Clock::time_point start;
+  /// When update() last computed a state (none yet: nullopt).
+  std::optional<StatusLine::Clock::time_point> computed;
 };
 
 } // namespace gevo

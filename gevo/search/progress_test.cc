@@ -121,5 +121,22 @@ TEST(ProgressTest, ATerminalIsRedrawnAtEveryGeneration) {
     EXPECT_THAT(lines[0], HasSubstr(absl::StrCat("\rgen ", g, "/3")));
 }
 
+TEST(ProgressTest, AComputedStateIsComputedAtMostOncePerRefresh) {
+  FakeClock clock;
+  ProgressLine progress(nullptr, /*live=*/false, std::chrono::seconds(10),
+                        clock.now());
+  int computed = 0;
+  auto state = [&] {
+    ++computed;
+    return ProgressState();
+  };
+  progress.update(state);
+  progress.update(state); // the same instant: not computed again
+  EXPECT_EQ(computed, 1);
+  clock.advance(1); // past ProgressLine::kRefresh
+  progress.update(state);
+  EXPECT_EQ(computed, 2);
+}
+
 } // namespace
 } // namespace gevo

@@ -159,8 +159,12 @@ std::vector<size_t> SearchRun::archiveFront() const {
 }
 
 double SearchRun::archiveHypervolume() const {
+  return hypervolumeOf(archiveFront());
+}
+
+double SearchRun::hypervolumeOf(const std::vector<size_t> &front) const {
   std::vector<Objectives> points;
-  for (size_t i : archiveFront())
+  for (size_t i : front)
     points.push_back(normalizedObjectives(state.archive[i].measurement,
                                           bench->baseline(), objectives));
   return hypervolume(points, Objectives(objectives.size(), 1.0));
@@ -180,8 +184,9 @@ ProgressState SearchRun::progressState() const {
     for (size_t k = 0; k < values.size(); ++k)
       s.best[k] = std::min(s.best[k], values[k]);
   }
-  s.frontSize = archiveFront().size();
-  s.hypervolume = archiveHypervolume();
+  std::vector<size_t> front = archiveFront();
+  s.frontSize = front.size();
+  s.hypervolume = hypervolumeOf(front);
   return s;
 }
 
@@ -191,7 +196,7 @@ void SearchRun::evaluateGeneration(std::vector<Individual> &batch,
     individual.generation = generation;
   evaluator->evaluate(batch, [&] {
     if (!quiet)
-      progress.update(progressState());
+      progress.update([this] { return progressState(); });
   });
   for (const Individual &individual : batch)
     recordMeasured(individual);
@@ -227,7 +232,9 @@ absl::Status SearchRun::saveCheckpoint() {
   state.elapsedSeconds = elapsedBefore + secondsSince(started);
   auto writing = Clock::now();
   absl::Status written = dir.writeCheckpoint(toJsonText(state));
-  checkpointSeconds += secondsSince(writing);
+  lastCheckpointSeconds = secondsSince(writing);
+  lastCheckpointAt = Clock::now();
+  checkpointSeconds += lastCheckpointSeconds;
   ++checkpoints;
   return written;
 }

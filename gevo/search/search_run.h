@@ -95,6 +95,8 @@ private:
   /// the machine is now (search_budget.cc).
   void notePace(const Measurement &m);
   double archiveHypervolume() const;
+  /// The hypervolume of `front` (indexes into the archive).
+  double hypervolumeOf(const std::vector<size_t> &front) const;
 
   SearchConfig config;
   RunDirectory dir;
@@ -123,6 +125,19 @@ private:
   /// them (run.json: what a checkpoint per arrival would cost).
   int64_t checkpoints = 0;
   double checkpointSeconds = 0;
+  /// When the last checkpoint was written and how long that took.
+  Clock::time_point lastCheckpointAt;
+  double lastCheckpointSeconds = 0;
+  /// The steady schedule writes a checkpoint at the end of a generation
+  /// only when the time since the last is this many times what the last
+  /// took: its JSON grows with the archive, and a generation of a fast
+  /// search ends every second or two (a resumed run drops the rows of the
+  /// generations after its checkpoint, so none is lost but time).
+  static constexpr double kCheckpointSpacing = 50;
+  bool checkpointDue() const {
+    return checkpoints == 0 || secondsSince(lastCheckpointAt) >=
+                                   kCheckpointSpacing * lastCheckpointSeconds;
+  }
   /// The process's CPU seconds when this run began: a process that runs
   /// several searches (a benchmark) reports each one's own.
   double cpuBefore = 0;

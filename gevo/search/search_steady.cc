@@ -4,8 +4,12 @@
 // selected and recorded on arrival (steady_loop.h). A generation is
 // `population` arrivals: history.csv labels a child by the generation it
 // arrived in, and the checkpoint (with the children still in flight) is
-// written when one completes, so that a resumed run drops exactly the rows
+// written when one completes (unless the last was written too recently:
+// SearchRun::checkpointDue()), so that a resumed run drops exactly the rows
 // the checkpoint does not hold and starts the children in flight again.
+
+#include <chrono>
+#include <optional>
 
 #include "gevo/search/search_run.h"
 #include "gevo/search/steady_loop.h"
@@ -23,14 +27,22 @@ absl::Status SearchRun::runSteady() {
   state.pending.clear();
   int64_t arrivedHere = 0; // in the generation in progress
   SteadyHooks hooks;
+  // The front's re-measurement, estimated again at most once a second: the
+  // estimate walks the whole archive, and a start comes every few ms.
+  double reserve = 0;
+  std::optional<Clock::time_point> reserved;
   hooks.mayStart = [&] {
     if (before + loop.started() >= config.generations * size)
       return false;
     if (config.budgetSeconds <= 0)
       return true;
+    if (!reserved || Clock::now() - *reserved > std::chrono::seconds(1)) {
+      reserve = remeasureReserve();
+      reserved = Clock::now();
+    }
     // A child started now arrives after about the mean time to arrival.
     double elapsed = elapsedBefore + secondsSince(started);
-    return elapsed + loop.meanSecondsToArrival() + remeasureReserve() <=
+    return elapsed + loop.meanSecondsToArrival() + reserve <=
            config.budgetSeconds;
   };
   hooks.breedingGeneration = [&] {
@@ -41,16 +53,18 @@ absl::Status SearchRun::runSteady() {
     recordMeasured(child);
     history.flush();
     if (!quiet)
-      progress.update(progressState());
+      progress.update([this] { return progressState(); });
     if (++arrivedHere < size)
       return absl::OkStatus();
     arrivedHere = 0;
     ++state.generation;
     probe->endGeneration();
-    state.pending = loop.inFlight();
-    absl::Status saved = saveCheckpoint();
-    state.pending.clear();
-    GEVO_RETURN_IF_ERROR(saved);
+    if (checkpointDue()) {
+      state.pending = loop.inFlight();
+      absl::Status saved = saveCheckpoint();
+      state.pending.clear();
+      GEVO_RETURN_IF_ERROR(saved);
+    }
     GEVO_RETURN_IF_ERROR(appendOperatorWeights());
     if (!quiet)
       progress.generationDone(progressState());

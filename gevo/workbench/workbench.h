@@ -143,6 +143,13 @@ public:
   /// the cache, without sending it, once the cache holds the key.
   void knowBuiltElsewhere(const std::vector<Edit> &edits,
                           const std::string &key);
+  /// Racing's head-to-head pairs (gevo/eval/race.h): the front members
+  /// `members` (key -> the edits that build it) are held compiled in this
+  /// process for the children to time variants against, and the rest are
+  /// freed. Nothing with a remote runner (its processes time against the
+  /// unmodified program) or on a target that compiles nothing here; a
+  /// member that does not build to its key or compile is left out.
+  void holdOpponents(const std::map<std::string, std::vector<Edit>> &members);
   /// The sandbox limits a batch of `request` runs under.
   SandboxLimits limitsFor(const BatchRequest &request) const;
 

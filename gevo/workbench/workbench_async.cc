@@ -1,7 +1,10 @@
 //===- workbench_async.cc - Measuring one list at a time, without waiting -===//
 //
 // Workbench::start() and service(): what a steady-state search uses to keep
-// every worker busy, one list at a time, instead of measure()'s batches.
+// every worker busy, one list at a time, instead of measure()'s batches; and
+// the front members racing's children time variants against.
+
+#include <set>
 
 #include "gevo/ir/op_address.h"
 #include "gevo/workbench/workbench.h"
@@ -70,6 +73,22 @@ void Workbench::start(const std::vector<Edit> &edits,
       finished(std::move(result.measurement));
     });
   session->submit(*pool, std::move(built.module), request.run, finished);
+}
+
+void Workbench::holdOpponents(
+    const std::map<std::string, std::vector<Edit>> &members) {
+  if (remote || !session->holdsOpponents())
+    return;
+  std::set<std::string> keys;
+  for (const auto &[key, edits] : members) {
+    keys.insert(key);
+    if (session->holdsOpponent(key))
+      continue;
+    BuiltVariant built = build(edits);
+    if (built.module && built.dropped == 0 && keyOf(built) == key)
+      session->holdOpponent(key, *built.module).IgnoreError();
+  }
+  session->keepOpponents(keys);
 }
 
 void Workbench::service(int maxWaitMs) {
