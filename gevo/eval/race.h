@@ -58,6 +58,11 @@ struct RacePlan {
   int minPairsDominated = 2;
   /// The unmodified program's run time (ms) the first run is read against.
   double referenceMs = 0;
+  /// The unmodified program's validation error (exact): a child whose
+  /// unmodified program's logits score another one ran it on memory the
+  /// variant wrote, even where racing's first run came before every run of
+  /// it. < 0: unknown (not checked).
+  double unmodifiedError = -1;
   /// Validation errors above this are ranked behind every other variant
   /// (SearchConfig::maxErrorIncrease over the unmodified program's): such
   /// a variant stops after its first run whatever its time. <= 0: none.

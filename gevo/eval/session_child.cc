@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "gevo/eval/child_payload.h"
@@ -179,13 +180,26 @@ StepResult ChildRun::checkCorruption() const {
   const std::vector<HostTensor> &before =
       baselineBefore.empty() ? runs.firstBaselineResults : baselineBefore;
   auto logits = static_cast<size_t>(s.workload.logitsResult());
-  if (!target.capabilities().checksCorruption || before.size() <= logits ||
-      runs.baselineResults.size() <= logits ||
-      before[logits].storage == runs.baselineResults[logits].storage)
+  if (!target.capabilities().checksCorruption ||
+      runs.baselineResults.size() <= logits)
     return std::nullopt;
-  return StepFailure{"corrupts", "the unmodified program's logits changed "
-                                 "once this variant had run in the same "
-                                 "process"};
+  if (before.size() > logits &&
+      before[logits].storage != runs.baselineResults[logits].storage)
+    return StepFailure{"corrupts", "the unmodified program's logits changed "
+                                   "once this variant had run in the same "
+                                   "process"};
+  // Its first run here may already come after the variant's (racing): its
+  // known error is the check that does not depend on the order.
+  if (request.race.unmodifiedError < 0)
+    return std::nullopt;
+  absl::StatusOr<ClassificationScore> score =
+      scoreSplit(s.data, SplitRole::Validation, runs.baselineResults[logits]);
+  if (score.ok() && std::abs((1.0 - score->accuracy()) -
+                             request.race.unmodifiedError) < 1e-12)
+    return std::nullopt;
+  return StepFailure{"corrupts", "the unmodified program's logits score "
+                                 "another error once this variant had run in "
+                                 "the same process"};
 }
 
 StepResult ChildRun::checkUninitialized() {

@@ -282,6 +282,28 @@ TEST_F(VariantSessionTest, RacingHeadToHeadStopsATwinOfAHeldMember) {
   EXPECT_GT(plain.baselineMedianRunMs, 0);
 }
 
+// The unmodified program's known error: its logits in the child must score
+// it (racing's first run of the variant comes before any of its runs, so
+// comparing its first and last run cannot see what that run wrote).
+TEST_F(VariantSessionTest, RacingChecksTheUnmodifiedProgramsKnownError) {
+  Measurement full = measureRaced({});
+  ASSERT_TRUE(full.ok()) << full.detail;
+  RunRequest request;
+  request.interleavedPairs = kRacePairs;
+  request.race.front = {{full.error() + 0.01, 0.001}}; // it enters
+  request.race.referenceMs = full.medianRunMs;
+  request.race.unmodifiedError = full.error();
+  SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
+  auto unmodified = [&] {
+    return mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone());
+  };
+  Measurement same = session->evaluate(pool, unmodified(), request);
+  EXPECT_TRUE(same.ok()) << same.detail;
+  request.race.unmodifiedError = full.error() + 0.05;
+  Measurement other = session->evaluate(pool, unmodified(), request);
+  EXPECT_EQ(other.outcome, Outcome::OutOfBounds) << other.detail;
+}
+
 TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
   Measurement m = measureRaced({{0.0, 0.001}}, /*dryRun=*/true, 1.0);
   ASSERT_TRUE(m.ok()) << m.detail;

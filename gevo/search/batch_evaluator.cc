@@ -100,6 +100,8 @@ RacePlan BatchEvaluator::racePlan() const {
   }
   if (raceMaxErrorIncrease > 0)
     plan.maxError = bench.baseline().error() + raceMaxErrorIncrease;
+  if (bench.baseline().ok())
+    plan.unmodifiedError = bench.baseline().error();
   return plan;
 }
 

@@ -26,6 +26,7 @@ absl::Status SearchRun::runSteady() {
   std::vector<Individual> pending = std::move(state.pending);
   state.pending.clear();
   int64_t arrivedHere = 0; // in the generation in progress
+  bool behind = false;     // the last generation done has no checkpoint
   SteadyHooks hooks;
   // The front's re-measurement, estimated again at most once a second: the
   // estimate walks the whole archive, and a start comes every few ms.
@@ -59,7 +60,8 @@ absl::Status SearchRun::runSteady() {
     arrivedHere = 0;
     ++state.generation;
     probe->endGeneration();
-    if (checkpointDue()) {
+    behind = !checkpointDue();
+    if (!behind) {
       state.pending = loop.inFlight();
       absl::Status saved = saveCheckpoint();
       state.pending.clear();
@@ -71,8 +73,8 @@ absl::Status SearchRun::runSteady() {
     return absl::OkStatus();
   };
   GEVO_RETURN_IF_ERROR(loop.run(std::move(pending), hooks));
-  if (arrivedHere == 0)
-    return absl::OkStatus();
+  if (arrivedHere == 0) // the last generation's checkpoint, if it was spaced
+    return behind ? saveCheckpoint() : absl::OkStatus();
   // Stopped by the budget inside a generation: it counts as done, so that
   // a resumed run keeps its rows as the checkpoint keeps its variants.
   ++state.generation;
