@@ -137,11 +137,7 @@ StepResult ChildRun::raceMember() {
 }
 
 PairVerdict ChildRun::judgeMember(const TimedRuns &pairs) const {
-  std::vector<double> ratios;
-  for (size_t i = 0; i < pairs.ms.size() && i < pairs.baselineMs.size(); ++i)
-    if (pairs.baselineMs[i] > 0)
-      ratios.push_back(pairs.ms[i] / pairs.baselineMs[i]);
-  return judgeHeadToHead(request.race, ratios);
+  return judgeHeadToHead(request.race, pairRatios(pairs.ms, pairs.baselineMs));
 }
 
 StepResult ChildRun::checkMember(const FrontPoint &member,
@@ -149,16 +145,21 @@ StepResult ChildRun::checkMember(const FrontPoint &member,
   // The member's error is known exactly: logits that score another one were
   // computed from memory this variant wrote (the unmodified program's
   // corruption check, for the program it was timed against here).
-  auto logits = static_cast<size_t>(s.workload.logitsResult());
-  if (pairs.baselineResults.size() <= logits)
+  if (pairs.baselineResults.size() <=
+      static_cast<size_t>(s.workload.logitsResult()))
     return StepFailure{"baseline", "the front member returned fewer results "
                                    "than the workload's logits index"};
-  absl::StatusOr<ClassificationScore> score =
-      scoreSplit(s.data, SplitRole::Validation, pairs.baselineResults[logits]);
-  if (score.ok() && std::abs((1.0 - score->accuracy()) - member.error) < 1e-12)
+  if (scoresError(pairs.baselineResults, member.error))
     return std::nullopt;
   return StepFailure{"corrupts", "a front member's logits changed once this "
                                  "variant had run in the same process"};
+}
+
+bool ChildRun::scoresError(const std::vector<HostTensor> &results,
+                           double error) const {
+  absl::StatusOr<ClassificationScore> score = scoreSplit(
+      s.data, SplitRole::Validation, results[s.workload.logitsResult()]);
+  return score.ok() && std::abs((1.0 - score->accuracy()) - error) < 1e-12;
 }
 
 bool ChildRun::keepTiming(int pairsDone) {
@@ -166,11 +167,8 @@ bool ChildRun::keepTiming(int pairsDone) {
   // whether the front dominates the variant (race.h).
   if (pairsDone == 0 || firstError < 0)
     return true;
-  std::vector<double> ratios;
-  for (size_t i = 0; i < runs.ms.size() && i < runs.baselineMs.size(); ++i)
-    if (runs.baselineMs[i] > 0)
-      ratios.push_back(runs.ms[i] / runs.baselineMs[i]);
-  switch (judgePairs(request.race, firstError, ratios)) {
+  switch (judgePairs(request.race, firstError,
+                     pairRatios(runs.ms, runs.baselineMs))) {
   case PairVerdict::Dominated:
     return stopAt(racedAfterPairs(pairsDone));
   case PairVerdict::Enters:

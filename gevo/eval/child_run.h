@@ -72,6 +72,9 @@ private:
   PairVerdict judgeMember(const TimedRuns &pairs) const;
   StepResult checkMember(const FrontPoint &member,
                          const TimedRuns &pairs) const;
+  /// Whether `results` (holding the logits) score validation error `error`
+  /// exactly: how a program's known error checks its logits.
+  bool scoresError(const std::vector<HostTensor> &results, double error) const;
   StepResult timeRuns();
   bool keepTiming(int pairsDone);
   bool stoppedDominatedHere() const;

@@ -43,13 +43,15 @@ std::string beatenAfterFirstRun(const RacePlan &plan, double error,
   return "";
 }
 
-namespace {
-
-/// One pair's relative noise: the search's pooled estimate, or this
-/// variant's own spread when its pairs scatter more (short runs do, and the
-/// pool is mostly long runs).
-double pairNoiseOf(const RacePlan &plan, const std::vector<double> &ratios,
-                   double estimate) {
+PairVerdict judgePairs(const RacePlan &plan, double error,
+                       const std::vector<double> &ratios) {
+  if (!plan.enabled() || ratios.empty())
+    return PairVerdict::Undecided;
+  double estimate = median(ratios);
+  auto pairs = static_cast<double>(ratios.size());
+  // The noise is the search's pooled estimate, or this variant's own spread
+  // when its pairs scatter more (short runs do, and the pool is mostly long
+  // runs).
   double noise = plan.pairNoise;
   if (ratios.size() >= 2 && estimate > 0) {
     std::vector<double> deviations;
@@ -57,36 +59,6 @@ double pairNoiseOf(const RacePlan &plan, const std::vector<double> &ratios,
       deviations.push_back(std::abs(ratio - estimate));
     noise = std::max(noise, median(deviations) / estimate / 0.6745);
   }
-  return noise;
-}
-
-} // namespace
-
-PairVerdict judgeHeadToHead(const RacePlan &plan,
-                            const std::vector<double> &ratios) {
-  if (!plan.enabled() || ratios.empty())
-    return PairVerdict::Undecided;
-  double estimate = median(ratios);
-  double noise = pairNoiseOf(plan, ratios, estimate);
-  double halfWidth =
-      plan.confidenceZ * noise / std::sqrt(static_cast<double>(ratios.size()));
-  auto pairs = static_cast<int>(ratios.size());
-  if (pairs >= plan.minPairsDominated &&
-      estimate * (1 - halfWidth) * (1 + plan.band) >= 1)
-    return PairVerdict::Dominated;
-  if (pairs >= plan.minPairsDominated &&
-      estimate * (1 + halfWidth) * (1 + plan.band) < 1)
-    return PairVerdict::Enters;
-  return PairVerdict::Undecided;
-}
-
-PairVerdict judgePairs(const RacePlan &plan, double error,
-                       const std::vector<double> &ratios) {
-  if (!plan.enabled() || ratios.empty())
-    return PairVerdict::Undecided;
-  double estimate = median(ratios);
-  auto pairs = static_cast<double>(ratios.size());
-  double noise = pairNoiseOf(plan, ratios, estimate);
   bool dominated = false, clearsEvery = true;
   for (const FrontPoint &member : plan.front) {
     if (member.error > error)
@@ -107,6 +79,28 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
   if (static_cast<int>(ratios.size()) >= plan.minPairs && clearsEvery)
     return PairVerdict::Enters;
   return PairVerdict::Undecided;
+}
+
+PairVerdict judgeHeadToHead(const RacePlan &plan,
+                            const std::vector<double> &ratios) {
+  if (!plan.enabled())
+    return PairVerdict::Undecided;
+  // judgePairs() against one member of ratio 1 measured exactly (the
+  // ratios are already to the member), which either verdict decides after
+  // the pairs a dominated verdict needs.
+  RacePlan member = plan;
+  member.front = {FrontPoint{0, 1, 0, ""}};
+  member.minPairs = plan.minPairsDominated;
+  return judgePairs(member, 0, ratios);
+}
+
+std::vector<double> pairRatios(const std::vector<double> &ms,
+                               const std::vector<double> &otherMs) {
+  std::vector<double> ratios;
+  for (size_t i = 0; i < ms.size() && i < otherMs.size(); ++i)
+    if (otherMs[i] > 0)
+      ratios.push_back(ms[i] / otherMs[i]);
+  return ratios;
 }
 
 std::string racedAfterPairs(int pairs) { return absl::StrCat("pairs:", pairs); }

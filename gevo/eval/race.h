@@ -107,6 +107,11 @@ const FrontPoint *memberToBeat(const std::vector<FrontPoint> &front,
 std::string beatenAfterFirstRun(const RacePlan &plan, double error,
                                 double ratio);
 
+/// Each pair's ratio: `ms[i]` over `otherMs[i]`, for the pairs whose other
+/// side has a time.
+std::vector<double> pairRatios(const std::vector<double> &ms,
+                               const std::vector<double> &otherMs);
+
 /// What the timed pairs' `ratios` decide.
 enum class PairVerdict {
   Undecided, ///< time another pair

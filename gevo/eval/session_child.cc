@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 
 #include "gevo/eval/child_payload.h"
@@ -190,12 +189,8 @@ StepResult ChildRun::checkCorruption() const {
                                    "process"};
   // Its first run here may already come after the variant's (racing): its
   // known error is the check that does not depend on the order.
-  if (request.race.unmodifiedError < 0)
-    return std::nullopt;
-  absl::StatusOr<ClassificationScore> score =
-      scoreSplit(s.data, SplitRole::Validation, runs.baselineResults[logits]);
-  if (score.ok() && std::abs((1.0 - score->accuracy()) -
-                             request.race.unmodifiedError) < 1e-12)
+  if (request.race.unmodifiedError < 0 ||
+      scoresError(runs.baselineResults, request.race.unmodifiedError))
     return std::nullopt;
   return StepFailure{"corrupts", "the unmodified program's logits score "
                                  "another error once this variant had run in "

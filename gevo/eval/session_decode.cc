@@ -84,6 +84,13 @@ std::optional<Measurement> stageFailure(const llvm::json::Object &header) {
   return std::nullopt;
 }
 
+std::vector<double> numbersOf(const llvm::json::Array &array) {
+  std::vector<double> numbers;
+  for (const llvm::json::Value &value : array)
+    numbers.push_back(value.getAsNumber().value_or(0));
+  return numbers;
+}
+
 /// The timings a successful child reported.
 Measurement readTimings(const llvm::json::Object &header) {
   Measurement m;
@@ -94,17 +101,12 @@ Measurement readTimings(const llvm::json::Object &header) {
   m.raced = header.getString("raced").value_or("").str();
   m.wouldRace = header.getString("would_race").value_or("").str();
   if (const llvm::json::Array *runs = header.getArray("run_ms"))
-    for (const llvm::json::Value &run : *runs)
-      m.runMs.push_back(run.getAsNumber().value_or(0));
+    m.runMs = numbersOf(*runs);
   m.medianRunMs = median(m.runMs);
   if (const llvm::json::Array *runs = header.getArray("baseline_run_ms");
       runs && !runs->empty()) {
-    std::vector<double> baselineMs, ratios;
-    for (const llvm::json::Value &run : *runs)
-      baselineMs.push_back(run.getAsNumber().value_or(0));
-    for (size_t i = 0; i < baselineMs.size() && i < m.runMs.size(); ++i)
-      if (baselineMs[i] > 0)
-        ratios.push_back(m.runMs[i] / baselineMs[i]);
+    std::vector<double> baselineMs = numbersOf(*runs);
+    std::vector<double> ratios = pairRatios(m.runMs, baselineMs);
     m.baselineMedianRunMs = median(baselineMs);
     m.runtimeRatio = median(ratios);
     if (ratios.size() >= 2 && m.runtimeRatio > 0) {
@@ -116,14 +118,9 @@ Measurement readTimings(const llvm::json::Object &header) {
   }
   // Stopped by racing after pairs with the member to beat: its ratio is
   // theirs times the member's (no reading of the unmodified program).
-  if (const llvm::json::Array *runs = header.getArray("member_run_ms")) {
-    std::vector<double> ratios;
-    for (size_t i = 0; i < runs->size() && i < m.runMs.size(); ++i)
-      if (double memberMs = (*runs)[i].getAsNumber().value_or(0); memberMs > 0)
-        ratios.push_back(m.runMs[i] / memberMs);
-    m.runtimeRatio =
-        median(ratios) * header.getNumber("member_ratio").value_or(0);
-  }
+  if (const llvm::json::Array *runs = header.getArray("member_run_ms"))
+    m.runtimeRatio = median(pairRatios(m.runMs, numbersOf(*runs))) *
+                     header.getNumber("member_ratio").value_or(0);
   // Stopped by racing after its first run, before any pair: its ratio is
   // that run's against the parent's reading of the unmodified program.
   if (m.runtimeRatio == 0 &&

@@ -132,14 +132,26 @@ void BatchEvaluator::holdMembers() {
   // Every member but the unmodified program (its pairs are the plain ones),
   // compiled in the parent for the children's head-to-head pairs; a dry run
   // judges by the unmodified program's pairs only.
+  // The workbench hears of it only when the members changed (an arrival
+  // rarely changes them).
   std::map<std::string, std::vector<Edit>> held;
   for (const FrontPoint &member : front)
     if (!member.key.empty() && member.key != bench.unmodifiedKey())
       if (auto it = memberEdits.find(member.key); it != memberEdits.end())
-        held.insert(*it);
-  memberEdits = held;
+        held.insert(memberEdits.extract(it));
+  bool changed = held.size() != heldKeys.size() ||
+                 !std::equal(held.begin(), held.end(), heldKeys.begin(),
+                             [](const auto &entry, const std::string &key) {
+                               return entry.first == key;
+                             });
+  memberEdits = std::move(held);
+  if (!changed)
+    return;
+  heldKeys.clear();
+  for (const auto &entry : memberEdits)
+    heldKeys.push_back(entry.first);
   if (!raceDryRun)
-    bench.holdOpponents(held);
+    bench.holdOpponents(memberEdits);
 }
 
 void BatchEvaluator::evaluate(std::vector<Individual> &batch,

@@ -112,6 +112,8 @@ private:
   std::vector<FrontPoint> front;
   /// The edits of the front's members (FrontPoint::key).
   std::map<std::string, std::vector<Edit>> memberEdits;
+  /// The members the workbench was last asked to hold, in key order.
+  std::vector<std::string> heldKeys;
   /// The pair spreads (Measurement::pairSpread) of this session's variants:
   /// racing's estimate of a pair's noise once there are kSpreadSamples.
   std::vector<double> spreads;
