@@ -80,7 +80,7 @@ void Outbox::flush(double maxSeconds) {
   }
 }
 
-std::optional<Incoming> receiveIfAny(int source) {
+std::optional<Incoming> receiveIfAny(int source, double maxSeconds) {
   int arrived = 0;
   MPI_Status status;
   if (MPI_Iprobe(source, MPI_ANY_TAG, MPI_COMM_WORLD, &arrived, &status) !=
@@ -90,15 +90,33 @@ std::optional<Incoming> receiveIfAny(int source) {
   int count = 0;
   if (MPI_Get_count(&status, MPI_CHAR, &count) != MPI_SUCCESS || count < 0)
     return std::nullopt;
-  Incoming message;
-  message.source = status.MPI_SOURCE;
-  message.tag = status.MPI_TAG;
-  message.text.resize(static_cast<size_t>(count));
-  if (MPI_Recv(message.text.data(), count, MPI_CHAR, status.MPI_SOURCE,
-               status.MPI_TAG, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE) != MPI_SUCCESS)
+  auto message = std::make_unique<Incoming>();
+  message->source = status.MPI_SOURCE;
+  message->tag = status.MPI_TAG;
+  message->text.resize(static_cast<size_t>(count));
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (MPI_Irecv(message->text.data(), count, MPI_CHAR, status.MPI_SOURCE,
+                status.MPI_TAG, MPI_COMM_WORLD, &request) != MPI_SUCCESS)
     return std::nullopt;
-  return message;
+  auto start = SteadyClock::now();
+  Backoff backoff;
+  while (true) {
+    int done = 0;
+    if (MPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      break;
+    if (done)
+      return std::move(*message);
+    if (secondsSince(start) >= maxSeconds)
+      break;
+    backoff.idle();
+  }
+  // MPI may still write into the buffer: it lives as long as the process.
+  static auto *abandoned = new std::list<std::unique_ptr<Incoming>>();
+  Incoming broken;
+  broken.source = message->source;
+  broken.tag = kTagBroken;
+  abandoned->push_back(std::move(message));
+  return broken;
 }
 
 void idleFor(int microseconds) {

@@ -3,8 +3,9 @@
 // The MPI backend's only contact with MPI point-to-point calls: sends are
 // nonblocking and own their text until MPI is done with it (a dead peer
 // never blocks the sender; completed sends are collected with one
-// MPI_Testsome), receives take a message only when one has arrived. Errors
-// are returned (MPI_ERRORS_RETURN), never fatal.
+// MPI_Testsome), receives take a message only when one has arrived and give
+// up on one that stops part way (its sender died while sending). Errors are
+// returned (MPI_ERRORS_RETURN), never fatal.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_MPI_CHANNEL_H
@@ -50,9 +51,16 @@ struct Incoming {
   std::string text;
 };
 
+/// The tag of an Incoming whose message began to arrive but did not complete
+/// within the receive's limit: its source died while sending (Open MPI then
+/// never completes the receive; a blocking one would spin forever).
+constexpr int kTagBroken = -1;
+
 /// A message from `source` (MPI_ANY_SOURCE: anyone) that has arrived,
-/// received; nullopt when none has (or MPI failed).
-std::optional<Incoming> receiveIfAny(int source);
+/// received; nullopt when none has (or MPI failed). A message that has begun
+/// to arrive gets `maxSeconds` to complete; past that its buffer is abandoned
+/// and the Incoming says kTagBroken with the source.
+std::optional<Incoming> receiveIfAny(int source, double maxSeconds);
 
 /// Sleeps `microseconds`.
 void idleFor(int microseconds);

@@ -138,7 +138,8 @@ int Coordinator::capacity() const {
 
 bool Coordinator::poll() {
   bool any = false;
-  while (std::optional<Incoming> message = receiveIfAny(MPI_ANY_SOURCE)) {
+  while (std::optional<Incoming> message =
+             receiveIfAny(MPI_ANY_SOURCE, rankTimeout)) {
     any = true;
     handle(message->source, message->tag, message->text);
   }
@@ -151,6 +152,8 @@ void Coordinator::handle(int source, int tag, const std::string &text) {
   Rank &rank = ranks[static_cast<size_t>(source)];
   if (rank.state == Rank::State::Lost || rank.state == Rank::State::Failed)
     return; // too late: its jobs went elsewhere
+  if (tag == kTagBroken)
+    return lose(source, "a message from it stopped part way (it died?)");
   rank.lastHeard = SteadyClock::now();
   switch (tag) {
   case kTagHello: {

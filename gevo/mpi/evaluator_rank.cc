@@ -28,12 +28,16 @@ constexpr double kHeartbeatSeconds = 0.5;
 /// here already, so only heartbeats, a stop and recipes wait on this (a
 /// steady search's rank 0 waits for its child's recipe).
 constexpr int kFullPoolWaitMs = 5;
+/// How long a message from rank 0 that has begun to arrive may take to
+/// complete (the search's setup is the largest) before this rank takes rank
+/// 0 for dead and ends.
+constexpr double kReceiveSeconds = 60;
 
 /// The next message from rank 0, waiting for it.
 Incoming nextFromRankZero() {
   Backoff backoff;
   while (true) {
-    if (std::optional<Incoming> message = receiveIfAny(0))
+    if (std::optional<Incoming> message = receiveIfAny(0, kReceiveSeconds))
       return *message;
     backoff.idle();
   }
@@ -66,11 +70,11 @@ public:
     Backoff backoff;
     while (!stopping || pool.runningCount() > 0) {
       while (!stopping) {
-        std::optional<Incoming> message = receiveIfAny(0);
+        std::optional<Incoming> message = receiveIfAny(0, kReceiveSeconds);
         if (!message)
           break;
         backoff.reset();
-        if (message->tag == kTagStop) {
+        if (message->tag == kTagStop || message->tag == kTagBroken) {
           stopping = true;
           queued.clear(); // rank 0 wants nothing more
         } else if (message->tag == kTagJobs && !accept(message->text)) {
@@ -244,7 +248,7 @@ int serveEvaluations(int rank, int workers, Breeder breeder) {
   // Wait for rank 0's stop (a failed rank's too), so no send is left unread.
   while (true) {
     Incoming message = nextFromRankZero();
-    if (message.tag == kTagStop)
+    if (message.tag == kTagStop || message.tag == kTagBroken)
       break;
   }
   outbox.flush(5.0);
