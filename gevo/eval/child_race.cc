@@ -96,8 +96,8 @@ StepResult ChildRun::raceMember() {
   // The member the variant must beat, timed head to head with it here: a
   // variant as fast as it stops as dominated after a few pairs of two short
   // programs, instead of pairs with the (often far slower) unmodified
-  // program; one that beats it goes on to pairs with the unmodified
-  // program, which give its own ratio.
+  // program, and one that beats it enters the front the same way; one the
+  // pairs do not decide goes on to pairs with the unmodified program.
   if (request.race.dryRun || firstError < 0 || request.interleavedPairs <= 0)
     return std::nullopt;
   const FrontPoint *member = memberToBeat(request.race.front, firstError);
@@ -127,9 +127,17 @@ StepResult ChildRun::raceMember() {
   }
   if (StepResult failed = checkMember(*member, pairs))
     return failed;
-  if (verdict != PairVerdict::Dominated)
+  // Beating the fastest member at least as accurate puts it on the front:
+  // its ratio is the pairs' times the member's, without the unmodified
+  // program's far slower runs (the member's logits were the corruption
+  // check), unless the member's own ratio was derived so.
+  int n = static_cast<int>(pairs.ms.size());
+  if (verdict == PairVerdict::Dominated)
+    stopAt(racedAgainstMember(n));
+  else if (verdict == PairVerdict::Enters && !member->derived)
+    stopAt(enteredAgainstMember(n));
+  else
     return std::nullopt;
-  stopAt(racedAgainstMember(static_cast<int>(pairs.ms.size())));
   runs.ms = pairs.ms;
   header["member_run_ms"] = llvm::json::Array(pairs.baselineMs);
   header["member_ratio"] = member->ratio;
@@ -187,7 +195,13 @@ bool ChildRun::stoppedDominatedHere() const {
 bool ChildRun::stoppedBeforePairs() const {
   std::optional<llvm::StringRef> raced = header.getString("raced");
   return raced &&
-         (stoppedDominated(raced->str()) || *raced == kRacedFailedFirstRun);
+         (stoppedDominated(raced->str()) || *raced == kRacedFailedFirstRun ||
+          enteredHeadToHead(raced->str()));
+}
+
+bool ChildRun::enteredHere() const {
+  std::optional<llvm::StringRef> raced = header.getString("raced");
+  return raced && enteredHeadToHead(raced->str());
 }
 
 bool ChildRun::stopAt(const std::string &where) {

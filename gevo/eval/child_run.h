@@ -79,6 +79,8 @@ private:
   bool keepTiming(int pairsDone);
   bool stoppedDominatedHere() const;
   bool stoppedBeforePairs() const;
+  /// Entered the front head to head (no pairs with the unmodified program).
+  bool enteredHere() const;
   bool stopAt(const std::string &where);
   StepResult checkCorruption() const;
   StepResult checkUninitialized();

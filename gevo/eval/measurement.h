@@ -73,9 +73,9 @@ struct Measurement {
   /// dominated, after its first run (its run time that run's, before any
   /// pair), "failed_first_run" when its first run's logits were not finite
   /// (a failure, not timed), "pairs:N" when it stopped, dominated, after N
-  /// timed pairs,
-  /// "enters:N" when nothing measured could dominate it after N pairs (its
-  /// ratio is theirs). Its error is exact either way.
+  /// timed pairs, "enters:N" when nothing measured could dominate it after N
+  /// pairs (its ratio is theirs); "member:N" and "enters_member:N" after N
+  /// pairs with a front member (race.h). Its error is exact either way.
   std::string raced;
   /// A dry run of racing (RacePlan::dryRun): where it would have stopped
   /// this fully measured variant ("" nowhere).

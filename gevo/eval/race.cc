@@ -86,11 +86,10 @@ PairVerdict judgeHeadToHead(const RacePlan &plan,
   if (!plan.enabled())
     return PairVerdict::Undecided;
   // judgePairs() against one member of ratio 1 measured exactly (the
-  // ratios are already to the member), which either verdict decides after
-  // the pairs a dominated verdict needs.
+  // ratios are already to the member), with its minimum pairs: a variant
+  // that Enters stops on these pairs.
   RacePlan member = plan;
   member.front = {FrontPoint{0, 1, 0, ""}};
-  member.minPairs = plan.minPairsDominated;
   return judgePairs(member, 0, ratios);
 }
 
@@ -110,6 +109,12 @@ std::string racedAgainstMember(int pairs) {
 std::string enteredAfterPairs(int pairs) {
   return absl::StrCat("enters:", pairs);
 }
+std::string enteredAgainstMember(int pairs) {
+  return absl::StrCat("enters_member:", pairs);
+}
+bool enteredHeadToHead(const std::string &raced) {
+  return absl::StartsWith(raced, "enters_member:");
+}
 
 bool stoppedDominated(const std::string &raced) {
   return raced == kRacedAfterFirstRun || raced == kRacedAtRunLimit ||
@@ -118,7 +123,7 @@ bool stoppedDominated(const std::string &raced) {
 }
 
 bool enteredEarly(const std::string &raced) {
-  return absl::StartsWith(raced, "enters:");
+  return absl::StartsWith(raced, "enters:") || enteredHeadToHead(raced);
 }
 
 double RacePlan::runLimitMs() const {

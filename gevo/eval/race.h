@@ -28,6 +28,11 @@ struct FrontPoint {
   /// may hold it compiled for head-to-head pairs (EvaluationSession::
   /// holdOpponent); "" for the unmodified program and where none is held.
   std::string key;
+  /// Its ratio is its pairs against another member times that member's
+  /// ("enters_member:N"), not pairs with the unmodified program: a variant
+  /// that beats it head to head is timed against the unmodified program, so
+  /// that no ratio is a product of more than two.
+  bool derived = false;
 };
 
 struct RacePlan {
@@ -124,12 +129,14 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
 /// What timed pairs against the member to beat (memberToBeat(); `ratios`
 /// are the variant's time over the member's, both run here) decide:
 /// Dominated when even at the fast end of their interval the variant is not
-/// faster than the member by more than the band; Enters when even at the
-/// slow end it is (it is not dominated by that member, and so by none the
-/// front measured: its own ratio is then timed against the unmodified
-/// program); else Undecided. Head to head, the member's stored reading
-/// plays no part: a member whose reading was lucky cannot stop a variant
-/// as fast as it.
+/// faster than the member by more than the band (after minPairsDominated
+/// pairs); Enters when even at the slow end it is (after minPairs: it is
+/// not dominated by that member, and so by none the front measured; it
+/// enters with its ratio to the member times the member's, unless that
+/// member's ratio is itself derived, FrontPoint::derived, when pairs with
+/// the unmodified program give it); else Undecided. Head to head, the
+/// member's stored reading plays no part: a member whose reading was lucky
+/// cannot stop a variant as fast as it.
 PairVerdict judgeHeadToHead(const RacePlan &plan,
                             const std::vector<double> &ratios);
 
@@ -139,11 +146,17 @@ PairVerdict judgeHeadToHead(const RacePlan &plan,
 /// "failed_first_run" (its first run's logits were not finite),
 /// "pairs:N" (stopped, dominated, after N pairs), "member:N" (stopped,
 /// dominated, after N pairs against the member to beat: its ratio is their
-/// median times the member's) or "enters:N" (timing stopped after N pairs
-/// because nothing measured dominates it: its ratio is those pairs').
+/// median times the member's), "enters:N" (timing stopped after N pairs
+/// because nothing measured dominates it: its ratio is those pairs') or
+/// "enters_member:N" (timing stopped after N pairs head to head because it
+/// beats the member to beat: its ratio is their median times the member's).
 std::string racedAfterPairs(int pairs);
 std::string racedAgainstMember(int pairs);
 std::string enteredAfterPairs(int pairs);
+std::string enteredAgainstMember(int pairs);
+/// Whether `raced` says the variant entered head to head, its ratio derived
+/// from the member it beat ("enters_member:N"; FrontPoint::derived).
+bool enteredHeadToHead(const std::string &raced);
 inline constexpr char kRacedAfterFirstRun[] = "first_run";
 /// Stopped during its first run at RacePlan::runLimitMs (a timeout).
 inline constexpr char kRacedAtRunLimit[] = "run_limit";

@@ -48,8 +48,10 @@ TEST(Race, HeadToHeadDecidesOnTheVariantsPairsAlone) {
   // agree; one pair never decides.
   EXPECT_EQ(judgeHeadToHead(plan, {1.0}), PairVerdict::Undecided);
   EXPECT_EQ(judgeHeadToHead(plan, {1.0, 0.99}), PairVerdict::Dominated);
-  // 20% faster than the member, steadily: it beats it.
-  EXPECT_EQ(judgeHeadToHead(plan, {0.8, 0.81}), PairVerdict::Enters);
+  // 20% faster than the member, steadily: it beats it, once three pairs
+  // say so (it then enters the front on them).
+  EXPECT_EQ(judgeHeadToHead(plan, {0.8, 0.81}), PairVerdict::Undecided);
+  EXPECT_EQ(judgeHeadToHead(plan, {0.8, 0.81, 0.8}), PairVerdict::Enters);
   // 2.5% faster, within the interval of two pairs: not decided...
   EXPECT_EQ(judgeHeadToHead(plan, {0.975, 0.975}), PairVerdict::Undecided);
   // ...and pairs that scatter widen it: 10% faster is not enough then.
@@ -151,6 +153,12 @@ TEST(Race, RacedSaysWhetherItStoppedDominated) {
   EXPECT_TRUE(enteredEarly(enteredAfterPairs(3)));
   EXPECT_FALSE(enteredEarly(racedAfterPairs(3)));
   EXPECT_FALSE(enteredEarly(kRacedFailedFirstRun));
+  // Entered head to head: on the front, its ratio derived from a member's.
+  EXPECT_TRUE(enteredEarly(enteredAgainstMember(2)));
+  EXPECT_FALSE(stoppedDominated(enteredAgainstMember(2)));
+  EXPECT_TRUE(enteredHeadToHead(enteredAgainstMember(2)));
+  EXPECT_FALSE(enteredHeadToHead(enteredAfterPairs(3)));
+  EXPECT_FALSE(enteredHeadToHead(racedAgainstMember(2)));
 }
 
 TEST(Race, NonDominatedKeepsTheStaircase) {

@@ -60,9 +60,14 @@ StepResult ChildRun::runSteps(mlir::ModuleOp module) {
       if (StepResult failed = raceMember())
         return failed;
     if (stoppedBeforePairs()) {
-      // One run, or pairs with the member to beat: neither the unmodified
-      // program nor the checks that guard a timing (the variant never
-      // counts as a front member).
+      // One run, or pairs with the member to beat: not the unmodified
+      // program. A dominated variant never counts as a front member and
+      // needs no check that guards a timing; one that entered head to head
+      // had its corruption check on the member and still needs the check
+      // for reads of memory it never wrote.
+      if (enteredHere())
+        if (StepResult failed = checkUninitialized())
+          return failed;
       header["run_ms"] = llvm::json::Array(runs.ms);
       return request.scoreTest ? runTest() : std::nullopt;
     }

@@ -282,6 +282,47 @@ TEST_F(VariantSessionTest, RacingHeadToHeadStopsATwinOfAHeldMember) {
   EXPECT_GT(plain.baselineMedianRunMs, 0);
 }
 
+// Head to head the other way: a variant far faster than a held member as
+// accurate (slow_twin.mlir: the same logits after a long loop) enters the
+// front after pairs of the two, its ratio theirs times the member's, with no
+// run of the unmodified program; against a member whose own ratio was
+// derived so, it is timed against the unmodified program instead.
+TEST_F(VariantSessionTest, RacingHeadToHeadEntersAVariantThatBeatsTheMember) {
+  Measurement full = measureRaced({});
+  ASSERT_TRUE(full.ok()) << full.detail;
+  auto slow = loadModule(session->context(), findRunfile(std::string(kFixture) +
+                                                         "/slow_twin.mlir"));
+  ASSERT_TRUE(slow.ok()) << slow.status();
+  ASSERT_TRUE(session->holdOpponent("slow", **slow).ok());
+  RunRequest request;
+  request.interleavedPairs = kRacePairs;
+  // Its stored ratio (2: it is slower than the unmodified program).
+  request.race.front = {{full.error(), 2.0, kRacePairs, "slow"}};
+  request.race.referenceMs = full.medianRunMs;
+  request.race.firstReadingMargin = 100; // the first reading never stops it
+  SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
+  auto unmodified = [&] {
+    return mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone());
+  };
+  Measurement m = session->evaluate(pool, unmodified(), request);
+  ASSERT_TRUE(m.ok()) << m.detail;
+  EXPECT_TRUE(enteredEarly(m.raced)) << m.raced;
+  EXPECT_TRUE(enteredHeadToHead(m.raced)) << m.raced;
+  EXPECT_EQ(m.raced, enteredAgainstMember(static_cast<int>(m.runMs.size())));
+  EXPECT_GE(m.runMs.size(), 2u);
+  EXPECT_GT(m.runtimeRatio, 0);
+  EXPECT_LT(m.runtimeRatio, 0.25);     // far faster than the member's 0.5
+  EXPECT_EQ(m.baselineMedianRunMs, 0); // the unmodified program never ran
+  EXPECT_EQ(m.validation.correct, full.validation.correct);
+  // The member's ratio was itself derived: pairs with the unmodified
+  // program give the variant's.
+  request.race.front[0].derived = true;
+  Measurement plain = session->evaluate(pool, unmodified(), request);
+  ASSERT_TRUE(plain.ok()) << plain.detail;
+  EXPECT_EQ(plain.raced, enteredAfterPairs(RacePlan().minPairs));
+  EXPECT_GT(plain.baselineMedianRunMs, 0);
+}
+
 // The unmodified program's known error: its logits in the child must score
 // it (racing's first run of the variant comes before any of its runs, so
 // comparing its first and last run cannot see what that run wrote).
