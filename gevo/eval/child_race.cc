@@ -187,22 +187,21 @@ bool ChildRun::keepTiming(int pairsDone) {
   return true;
 }
 
+std::string ChildRun::racedHere() const {
+  return header.getString("raced").value_or("").str();
+}
+
 bool ChildRun::stoppedDominatedHere() const {
-  std::optional<llvm::StringRef> raced = header.getString("raced");
-  return raced && stoppedDominated(raced->str());
+  return stoppedDominated(racedHere());
 }
 
 bool ChildRun::stoppedBeforePairs() const {
-  std::optional<llvm::StringRef> raced = header.getString("raced");
-  return raced &&
-         (stoppedDominated(raced->str()) || *raced == kRacedFailedFirstRun ||
-          enteredHeadToHead(raced->str()));
+  std::string raced = racedHere();
+  return stoppedDominated(raced) || raced == kRacedFailedFirstRun ||
+         enteredHeadToHead(raced);
 }
 
-bool ChildRun::enteredHere() const {
-  std::optional<llvm::StringRef> raced = header.getString("raced");
-  return raced && enteredHeadToHead(raced->str());
-}
+bool ChildRun::enteredHere() const { return enteredHeadToHead(racedHere()); }
 
 bool ChildRun::stopAt(const std::string &where) {
   // A dry run records the first place racing would have stopped and goes on.

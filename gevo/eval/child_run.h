@@ -77,6 +77,8 @@ private:
   bool scoresError(const std::vector<HostTensor> &results, double error) const;
   StepResult timeRuns();
   bool keepTiming(int pairsDone);
+  /// Where racing stopped the variant here (Measurement::raced; "" not).
+  std::string racedHere() const;
   bool stoppedDominatedHere() const;
   bool stoppedBeforePairs() const;
   /// Entered the front head to head (no pairs with the unmodified program).
