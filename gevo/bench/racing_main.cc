@@ -63,6 +63,30 @@ cl::opt<int> sampleSize(
              "variants it stopped (those whose reading came nearest to the "
              "front) against its re-measured front (default 30; 0: none)"),
     cl::init(30), cl::cat(category));
+cl::OptionCategory inner("options the benchmark gives its own fresh processes");
+cl::opt<std::string> measureKeys(
+    "measure-keys",
+    cl::desc("Run no search: measure fully the variants of these "
+             "comma-separated keys of --measure-run's archive beside the rest "
+             "of its front and write their figures to --measure-out (the "
+             "benchmark runs itself so to confirm a false stop in fresh "
+             "processes)"),
+    cl::cat(inner));
+cl::opt<std::string> measureRun("measure-run",
+                                cl::desc("The run directory --measure-keys "
+                                         "reads the checkpoint of"),
+                                cl::cat(inner));
+cl::opt<std::string>
+    measureWorkload("measure-workload",
+                    cl::desc("The workload --measure-run searched"),
+                    cl::cat(inner));
+cl::opt<int> measurePairs("measure-pairs",
+                          cl::desc("Timed pairs per variant (default 10)"),
+                          cl::init(10), cl::cat(inner));
+cl::opt<std::string> measureOut("measure-out",
+                                cl::desc("Where --measure-keys writes its "
+                                         "figures (JSON)"),
+                                cl::cat(inner));
 cl::opt<std::string> json("json", cl::desc("Write the figures here"),
                           cl::init("bench-results/racing.json"),
                           cl::cat(category));
@@ -109,6 +133,7 @@ void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
   row["sample_false_stops"] = sample.counts.falseStops;
   row["sample_within_band"] = sample.counts.withinBand;
   row["sample_twins"] = sample.counts.twins;
+  row["sample_beyond_reference"] = sample.counts.beyondReference;
   row["sample_confirmed"] = sample.confirmed;
 }
 
@@ -117,6 +142,7 @@ void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
   row["false_stops"] = check.counts.falseStops;
   row["within_band"] = check.counts.withinBand;
   row["twins"] = check.counts.twins;
+  row["beyond_reference"] = check.counts.beyondReference;
   row["confirmed_false_stops"] = check.confirmed;
 }
 
@@ -223,15 +249,19 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
               static_cast<long long>(r.counts.evaluations), r.searchSeconds,
               rate, raced.first, raced.second, volume);
   if (!racing)
-    std::printf(", racing would stop %d: %d false stops (%d again when "
-                "measured once more), %d inside the band, %d twins",
+    std::printf(", racing would stop %d: %d false stops (%d again "
+                "in fresh processes), %d inside the band, %d twins, %d "
+                "beyond the reference point",
                 check.wouldStop, check.counts.falseStops, check.confirmed,
-                check.counts.withinBand, check.counts.twins);
+                check.counts.withinBand, check.counts.twins,
+                check.counts.beyondReference);
   else if (sampleSize > 0)
-    std::printf(", %d stopped measured fully: %d false stops (%d again when "
-                "measured a second time), %d inside the band, %d twins",
+    std::printf(", %d stopped measured fully: %d false stops (%d again "
+                "in fresh processes), %d inside the band, %d twins, %d beyond "
+                "the reference point",
                 sample.measured, sample.counts.falseStops, sample.confirmed,
-                sample.counts.withinBand, sample.counts.twins);
+                sample.counts.withinBand, sample.counts.twins,
+                sample.counts.beyondReference);
   std::printf("\n");
   std::fflush(stdout);
   return row;
@@ -292,8 +322,29 @@ int recheck() {
     putCheck(*row, checkDryRun(workload, seed, *baseline));
   }
   (*figures->getAsObject())["sample"] = static_cast<int>(sampleSize);
+  (*figures->getAsObject())["confirm_processes"] = gevo::kConfirmProcesses;
   if (absl::Status s =
           gevo::writeFigures(json, std::move(*figures->getAsObject()));
+      !s.ok())
+    return gevo::reportBadInput(std::string(s.message()));
+  return 0;
+}
+
+/// --measure-keys: one fresh process's reading (racing_sample.h).
+int measureInThisProcess() {
+  gevo::SearchConfig config; // the shipped default, as the search ran
+  gevo::SampleSetup setup;
+  setup.outDir = measureRun;
+  setup.workloadPath = measureWorkload;
+  setup.workbench = config.workbench;
+  setup.maxErrorIncrease = config.maxErrorIncrease;
+  setup.pairs = measurePairs;
+  std::set<std::string> keys;
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(measureKeys.getValue()).split(parts, ',', -1, false);
+  for (llvm::StringRef key : parts)
+    keys.insert(key.str());
+  if (absl::Status s = gevo::measureKeysToFile(setup, keys, measureOut);
       !s.ok())
     return gevo::reportBadInput(std::string(s.message()));
   return 0;
@@ -302,7 +353,7 @@ int recheck() {
 } // namespace
 
 int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &inner});
   cl::ParseCommandLineOptions(
       argc, argv,
       "Racing's benchmark: evaluations/s of the default the issue measured "
@@ -310,6 +361,8 @@ int main(int argc, char **argv) {
       "checks its decisions) and of racing on with --schedule, per workload "
       "and "
       "seed.\n");
+  if (!measureKeys.empty())
+    return measureInThisProcess();
   if (recheckOnly)
     return recheck();
   absl::StatusOr<double> budgetSeconds = gevo::parseDuration(budget);
@@ -322,6 +375,7 @@ int main(int argc, char **argv) {
       });
   llvm::json::Object figures{{"budget", budget},
                              {"sample", static_cast<int>(sampleSize)},
+                             {"confirm_processes", gevo::kConfirmProcesses},
                              {"runs", std::move(rows)}};
   if (absl::Status s = gevo::writeFigures(json, std::move(figures)); !s.ok())
     return gevo::reportBadInput(std::string(s.message()));

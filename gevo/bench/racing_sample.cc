@@ -17,6 +17,7 @@ namespace {
 
 /// A stopped variant and how near its reading came to the front.
 struct Candidate {
+  std::string key;
   std::vector<Edit> edits;
   std::string raced;
   double reading = 0;
@@ -64,8 +65,8 @@ std::vector<Candidate> nearestStopped(const Checkpoint &checkpoint,
         !seen.insert(individual.key).second)
       continue;
     double toBeat = ratioToBeat(front, m.error());
-    candidates.push_back({individual.edits, m.raced, m.runtimeRatio, m.error(),
-                          toBeat,
+    candidates.push_back({individual.key, individual.edits, m.raced,
+                          m.runtimeRatio, m.error(), toBeat,
                           std::isfinite(toBeat) ? m.runtimeRatio / toBeat : 0});
   }
   std::stable_sort(candidates.begin(), candidates.end(),
@@ -129,25 +130,19 @@ measureBeside(Workbench &bench, const std::vector<Candidate> &batch,
 }
 
 /// `candidates` measured as measureBeside does, and those that read as
-/// false stops a second time: the first batch's verdicts in `sample`, the
-/// false stops of both in `sample.confirmed`.
-void measureTwice(Workbench &bench, const std::vector<Candidate> &candidates,
-                  const std::vector<const Individual *> &members, int pairs,
+/// false stops confirmed in fresh processes: the first batch's verdicts in
+/// `sample`, the confirmed false stops in `sample.confirmed`.
+void measureTwice(Workbench &bench, const SampleSetup &setup,
+                  const std::vector<Candidate> &candidates,
+                  const std::vector<const Individual *> &members,
                   StoppedSample &sample) {
   std::vector<StopVerdict> first =
-      measureBeside(bench, candidates, members, pairs, sample);
-  std::vector<Candidate> flagged;
+      measureBeside(bench, candidates, members, setup.pairs, sample);
+  std::set<std::string> flagged;
   for (size_t i = 0; i < candidates.size(); ++i)
     if (first[i] == StopVerdict::FalseStop)
-      flagged.push_back(candidates[i]);
-  if (flagged.empty())
-    return;
-  std::fprintf(stderr, "  the %zu false stops measured a second time:\n",
-               flagged.size());
-  StoppedSample again;
-  for (StopVerdict verdict :
-       measureBeside(bench, flagged, members, pairs, again))
-    sample.confirmed += verdict == StopVerdict::FalseStop;
+      flagged.insert(candidates[i].key);
+  sample.confirmed = confirmInProcesses(setup, flagged);
 }
 
 /// The run directory's checkpoint and a workbench measuring its workload.
@@ -177,6 +172,8 @@ StopVerdict judgeStop(double ratio, double toBeat, bool twin) {
     return StopVerdict::Dominated;
   if (twin)
     return StopVerdict::Twin;
+  if (ratio > kHypervolumeRatio)
+    return StopVerdict::BeyondReference;
   return ratio * (1 + RacePlan().band) < toBeat ? StopVerdict::FalseStop
                                                 : StopVerdict::WithinBand;
 }
@@ -187,6 +184,8 @@ const char *toString(StopVerdict verdict) {
     return "dominated";
   case StopVerdict::Twin:
     return "twin of a member";
+  case StopVerdict::BeyondReference:
+    return "beyond the reference point";
   case StopVerdict::WithinBand:
     return "inside the band";
   case StopVerdict::FalseStop:
@@ -203,6 +202,7 @@ void StopCounts::add(StopVerdict verdict) {
   falseStops += verdict == StopVerdict::FalseStop;
   withinBand += verdict == StopVerdict::WithinBand;
   twins += verdict == StopVerdict::Twin;
+  beyondReference += verdict == StopVerdict::BeyondReference;
 }
 
 StoppedSample checkStoppedSample(const SampleSetup &setup) {
@@ -224,39 +224,55 @@ StoppedSample checkStoppedSample(const SampleSetup &setup) {
       nearestStopped(run->checkpoint, front, maxError, setup.size);
   StoppedSample sample;
   if (!candidates.empty())
-    measureTwice(*run->bench, candidates, members, setup.pairs, sample);
+    measureTwice(*run->bench, setup, candidates, members, sample);
   return sample;
 }
 
 int confirmDryRunStops(const SampleSetup &setup,
                        const std::set<std::string> &keys) {
-  if (keys.empty())
-    return 0;
+  // The search's own full timing flagged them: fresh processes that agree
+  // confirm them.
+  return confirmInProcesses(setup, keys);
+}
+
+absl::Status measureKeysToFile(const SampleSetup &setup,
+                               const std::set<std::string> &keys,
+                               const std::string &outPath) {
   absl::StatusOr<OpenedRun> run = openRun(setup);
-  if (!run.ok()) {
-    std::fprintf(stderr, "dry-run check: %s\n",
-                 std::string(run.status().message()).c_str());
-    return 0;
-  }
-  double maxError = run->bench->baseline().error() + setup.maxErrorIncrease;
+  if (!run.ok())
+    return run.status();
+  const Measurement &baseline = run->bench->baseline();
+  double maxError = baseline.error() + setup.maxErrorIncrease;
   // The front without them: every other variant measured fully.
   std::vector<const Individual *> members =
       archiveFront(run->checkpoint, maxError, keys);
-  std::vector<Candidate> flagged;
+  std::vector<const Individual *> measured;
   std::set<std::string> seen;
   for (const Individual &individual : run->checkpoint.archive)
     if (keys.count(individual.key) && seen.insert(individual.key).second)
-      flagged.push_back({individual.edits,
-                         "dry:" + individual.measurement.wouldRace,
-                         individual.measurement.runtimeRatio,
-                         individual.measurement.error(), 0, 0});
-  // The search's own full timing flagged them: one more measurement that
-  // agrees confirms them.
-  StoppedSample sample;
-  std::fprintf(stderr, "  the dry run's %zu false stops measured again:\n",
-               flagged.size());
-  measureBeside(*run->bench, flagged, members, setup.pairs, sample);
-  return sample.counts.falseStops;
+      measured.push_back(&individual);
+  size_t flagged = measured.size();
+  measured.insert(measured.end(), members.begin(), members.end());
+  std::vector<std::vector<Edit>> lists;
+  for (const Individual *individual : measured)
+    lists.push_back(individual->edits);
+  Workbench::AgainstUnmodified full = run->bench->measureAgainstUnmodified(
+      lists, setup.pairs, /*scoreTest=*/false, /*children=*/1);
+  llvm::json::Array variants;
+  for (size_t i = 0; i < measured.size() && i < full.variants.size(); ++i) {
+    const Measurement &m = full.variants[i];
+    if (!m.ok() || m.runtimeRatio <= 0)
+      continue;
+    variants.push_back(llvm::json::Object{{"key", measured[i]->key},
+                                          {"member", i >= flagged},
+                                          {"error", m.error()},
+                                          {"static_cost", m.staticCost},
+                                          {"ratio", m.runtimeRatio}});
+  }
+  llvm::json::Object out{{"baseline_error", baseline.error()},
+                         {"variants", std::move(variants)}};
+  return writeOutput(
+      outPath, llvm::formatv("{0}", llvm::json::Value(std::move(out))).str());
 }
 
 } // namespace gevo
