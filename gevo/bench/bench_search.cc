@@ -56,10 +56,19 @@ double remeasuredHypervolume(const SearchResult &result) {
 
 llvm::json::Array alternatingPairs(llvm::StringRef workloads, int seeds,
                                    PairedRun run) {
+  std::vector<int> all;
+  for (int seed = 1; seed <= seeds; ++seed)
+    all.push_back(seed);
+  return alternatingPairs(workloads, all, run);
+}
+
+llvm::json::Array alternatingPairs(llvm::StringRef workloads,
+                                   const std::vector<int> &seeds,
+                                   PairedRun run) {
   llvm::json::Array rows;
   for (const std::string &workload :
        std::vector<std::string>(absl::StrSplit(workloads.str(), ',')))
-    for (int seed = 1; seed <= seeds; ++seed) {
+    for (int seed : seeds) {
       bool onFirst = seed % 2 == 0;
       rows.push_back(run(workload, seed, onFirst));
       rows.push_back(run(workload, seed, !onFirst));

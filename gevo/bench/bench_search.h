@@ -9,6 +9,7 @@
 #define GEVO_BENCH_BENCH_SEARCH_H
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "gevo/search/search.h"
@@ -46,6 +47,11 @@ using PairedRun = llvm::function_ref<llvm::json::Object(
 /// same search with the setting under test off and on, one after the other;
 /// which goes first alternates by seed, so that drift hits both alike.
 llvm::json::Array alternatingPairs(llvm::StringRef workloads, int seeds,
+                                   PairedRun run);
+/// The same for the seeds of `seeds` only (a benchmark split over several
+/// sittings: each seed's pair is still one sitting's).
+llvm::json::Array alternatingPairs(llvm::StringRef workloads,
+                                   const std::vector<int> &seeds,
                                    PairedRun run);
 
 } // namespace gevo

@@ -3,7 +3,7 @@
 // Every benchmark prints its figure last and writes all its figures as one
 // JSON object (which BENCHMARKS.md is generated from); this writes it,
 // indented, at the path the user gave (relative to where they ran `bazel
-// run`).
+// run`), and reads it back.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_BENCH_FIGURES_H
@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "gevo/support/file_io.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -25,6 +26,20 @@ inline absl::Status writeFigures(const std::string &path,
       resolveUserPath(path),
       llvm::formatv("{0:2}", llvm::json::Value(std::move(figures))).str() +
           "\n");
+}
+
+/// A benchmark's figures (or any JSON file) as written, read from the path
+/// the user gave.
+inline absl::StatusOr<llvm::json::Value> readFigures(const std::string &path) {
+  std::string resolved = resolveUserPath(path);
+  absl::StatusOr<std::string> text = readFile(resolved, "JSON file");
+  if (!text.ok())
+    return text.status();
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(*text);
+  if (!value)
+    return absl::InvalidArgumentError(resolved + ": " +
+                                      llvm::toString(value.takeError()));
+  return std::move(*value);
 }
 
 } // namespace gevo

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "absl/strings/str_split.h"
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/figures.h"
 #include "gevo/bench/racing_sample.h"
@@ -28,7 +29,6 @@
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/support/value_codecs.h"
-#include "gevo/workbench/fitness_cache.h"
 #include "llvm/Support/CommandLine.h"
 
 namespace {
@@ -46,6 +46,18 @@ cl::opt<std::string> budget("budget",
                             cl::init("5m"), cl::cat(category));
 cl::opt<int> seeds("seeds", cl::desc("Seeds 1..N (default 3)"), cl::init(3),
                    cl::cat(category));
+cl::opt<std::string> onlySeeds(
+    "only-seeds",
+    cl::desc("Comma-separated seeds to run instead of 1..--seeds (with "
+             "--merge, a benchmark split over several sittings: each seed's "
+             "pair of searches is still one sitting's)"),
+    cl::cat(category));
+cl::opt<bool> merge(
+    "merge",
+    cl::desc("Keep the rows of --json's figures for the workloads and seeds "
+             "this run does not make (their budget and sample must be this "
+             "run's) and replace the rest"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> schedule(
     "schedule",
     cl::desc("Schedule of the racing arm: steady (default) or generational "
@@ -91,18 +103,6 @@ cl::opt<std::string> json("json", cl::desc("Write the figures here"),
                           cl::init("bench-results/racing.json"),
                           cl::cat(category));
 
-/// What a dry run's cache says about racing's decisions.
-struct DryRunCheck {
-  int wouldStop = 0; // variants racing would have stopped as dominated
-  /// Of them, measured fully, against every other variant measured fully
-  /// (racing_sample.h's verdicts).
-  gevo::StopCounts counts;
-  /// The false stops' keys, and how many of them read as false stops again
-  /// when measured fully once more (racing_sample.h).
-  std::set<std::string> falseStopKeys;
-  int confirmed = 0;
-};
-
 std::string outDirOf(const std::string &workload, bool racing, int seed) {
   return "/tmp/gevo-bench-racing/" +
          std::string(llvm::StringRef(workload).rsplit('/').second) +
@@ -137,7 +137,7 @@ void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
   row["sample_confirmed"] = sample.confirmed;
 }
 
-void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
+void putCheck(llvm::json::Object &row, const gevo::DryRunCheck &check) {
   row["would_stop"] = check.wouldStop;
   row["false_stops"] = check.counts.falseStops;
   row["within_band"] = check.counts.withinBand;
@@ -146,59 +146,16 @@ void putCheck(llvm::json::Object &row, const DryRunCheck &check) {
   row["confirmed_false_stops"] = check.confirmed;
 }
 
-DryRunCheck checkDryRunCache(const std::string &outDir,
-                             const gevo::Measurement &baseline) {
-  gevo::FitnessCache cache;
-  DryRunCheck check;
-  if (!cache.import(outDir + "/cache.jsonl").ok())
-    return check;
-  std::vector<const gevo::Measurement *> full;
-  for (const auto &[key, m] : cache.all())
-    if (m.ok() && m.runtimeRatio > 0)
-      full.push_back(&m);
-  double maxError = baseline.error() + gevo::SearchConfig().maxErrorIncrease;
-  for (const auto &[key, m] : cache.all()) {
-    if (!m.ok() || !gevo::stoppedDominated(m.wouldRace))
-      continue;
-    ++check.wouldStop;
-    if (m.error() > maxError)
-      continue; // beyond the error bound it is never on the front
-    std::vector<gevo::FrontPoint> others = {{baseline.error(), 1.0}};
-    for (const gevo::Measurement *other : full)
-      if (other != &m)
-        others.push_back({other->error(), other->runtimeRatio});
-    double toBeat = gevo::ratioToBeat(others, m.error());
-    bool twin = false;
-    for (const gevo::Measurement *other : full)
-      twin |= other != &m && gevo::sameComputation(*other, m);
-    gevo::StopVerdict verdict = gevo::judgeStop(m.runtimeRatio, toBeat, twin);
-    check.counts.add(verdict);
-    if (verdict == gevo::StopVerdict::FalseStop)
-      check.falseStopKeys.insert(key);
-  }
-  return check;
-}
-
-/// The dry run's check from its cache, its false stops measured once more.
-DryRunCheck checkDryRun(const std::string &workload, int seed,
-                        const gevo::Measurement &baseline) {
-  DryRunCheck check =
-      checkDryRunCache(outDirOf(workload, false, seed), baseline);
+/// The dry run's check from its cache, its false stops confirmed in fresh
+/// processes.
+gevo::DryRunCheck checkDryRun(const std::string &workload, int seed,
+                              const gevo::Measurement &baseline) {
+  gevo::DryRunCheck check =
+      gevo::checkDryRunCache(outDirOf(workload, false, seed), baseline,
+                             gevo::SearchConfig().maxErrorIncrease);
   check.confirmed = gevo::confirmDryRunStops(sampleSetup(workload, seed, false),
                                              check.falseStopKeys);
   return check;
-}
-
-/// Variants whose timing racing cut short, as dominated or as entering.
-std::pair<int, int> racedCounts(const std::string &outDir) {
-  gevo::FitnessCache cache;
-  std::pair<int, int> counts;
-  if (cache.import(outDir + "/cache.jsonl").ok())
-    for (const auto &[key, m] : cache.all()) {
-      counts.first += gevo::stoppedDominated(m.raced);
-      counts.second += gevo::enteredEarly(m.raced);
-    }
-  return counts;
 }
 
 llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
@@ -218,7 +175,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   config.outDir = outDirOf(workload, racing, seed);
   const gevo::SearchResult r = gevo::pairedSearchOrExit(config);
   double rate = gevo::evaluationsPerSecond(r);
-  std::pair<int, int> raced = racedCounts(config.outDir);
+  std::pair<int, int> raced = gevo::racedCounts(config.outDir);
   double volume = gevo::remeasuredHypervolume(r);
   llvm::json::Object row{
       {"workload", workload},
@@ -233,7 +190,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
       {"entered_early", raced.second},
       {"hypervolume_search", r.hypervolume},
       {"hypervolume", volume}};
-  DryRunCheck check;
+  gevo::DryRunCheck check;
   if (!racing) {
     check = checkDryRun(workload, seed, r.baseline);
     putCheck(row, check);
@@ -267,20 +224,9 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   return row;
 }
 
-absl::StatusOr<llvm::json::Value> readJson(const std::string &path) {
-  absl::StatusOr<std::string> text = gevo::readFile(path, "JSON file");
-  if (!text.ok())
-    return text.status();
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(*text);
-  if (!value)
-    return absl::InvalidArgumentError(path + ": " +
-                                      llvm::toString(value.takeError()));
-  return std::move(*value);
-}
-
 /// The unmodified program as a finished run's run.json holds it.
 absl::StatusOr<gevo::Measurement> runBaseline(const std::string &dir) {
-  absl::StatusOr<llvm::json::Value> run = readJson(dir + "/run.json");
+  absl::StatusOr<llvm::json::Value> run = gevo::readFigures(dir + "/run.json");
   if (!run.ok())
     return run.status();
   const llvm::json::Object *object = run->getAsObject();
@@ -295,7 +241,7 @@ absl::StatusOr<gevo::Measurement> runBaseline(const std::string &dir) {
 /// `json` lists, made again from their run directories (still in /tmp) with
 /// this binary's checks.
 int recheck() {
-  absl::StatusOr<llvm::json::Value> figures = readJson(json);
+  absl::StatusOr<llvm::json::Value> figures = gevo::readFigures(json);
   if (!figures.ok() || !figures->getAsObject())
     return gevo::reportBadInput(json + ": cannot read the figures");
   llvm::json::Array *runs = figures->getAsObject()->getArray("runs");
@@ -328,6 +274,72 @@ int recheck() {
       !s.ok())
     return gevo::reportBadInput(std::string(s.message()));
   return 0;
+}
+
+/// --only-seeds, or 1..--seeds.
+absl::StatusOr<std::vector<int>> seedsToRun() {
+  std::vector<int> list;
+  if (onlySeeds.empty()) {
+    for (int seed = 1; seed <= seeds; ++seed)
+      list.push_back(seed);
+    return list;
+  }
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(onlySeeds.getValue()).split(parts, ',', -1, false);
+  for (llvm::StringRef part : parts) {
+    int seed = 0;
+    if (part.trim().getAsInteger(10, seed) || seed < 1)
+      return absl::InvalidArgumentError(
+          "--only-seeds: '" + part.str() +
+          "' is not a seed (a positive whole number)");
+    list.push_back(seed);
+  }
+  return list;
+}
+
+/// With --merge, the rows of --json's figures this run does not replace
+/// (none without it); an error when they were made with another budget or
+/// sample, so no table mixes them.
+absl::StatusOr<llvm::json::Array> rowsToKeep() {
+  llvm::json::Array kept;
+  if (!merge)
+    return kept;
+  absl::StatusOr<llvm::json::Value> figures = gevo::readFigures(json);
+  if (absl::IsNotFound(figures.status()))
+    return kept; // nothing yet to merge with
+  if (!figures.ok())
+    return figures.status();
+  const llvm::json::Object *o = figures->getAsObject();
+  const llvm::json::Array *runs = o ? o->getArray("runs") : nullptr;
+  if (!runs)
+    return absl::InvalidArgumentError(json + ": no runs to merge with");
+  if (o->getString("budget").value_or("") != budget.getValue() ||
+      o->getInteger("sample").value_or(-1) != sampleSize.getValue())
+    return absl::InvalidArgumentError(
+        json +
+        ": --merge needs its figures made with --budget=" + budget.getValue() +
+        " and --sample=" + std::to_string(sampleSize.getValue()) +
+        "; they were made with --budget=" +
+        o->getString("budget").value_or("?").str() + " and --sample=" +
+        std::to_string(o->getInteger("sample").value_or(-1)));
+  absl::StatusOr<std::vector<int>> list = seedsToRun();
+  if (!list.ok())
+    return list.status();
+  std::set<int> replaced(list->begin(), list->end());
+  std::vector<std::string> names = absl::StrSplit(workloads.getValue(), ',');
+  std::set<std::string> ours(names.begin(), names.end());
+  for (const llvm::json::Value &value : *runs) {
+    const llvm::json::Object *row = value.getAsObject();
+    if (!row)
+      continue;
+    std::string workload = row->getString("workload").value_or("").str();
+    int seed = int(row->getInteger("seed").value_or(0));
+    if (!ours.count(workload) || !replaced.count(seed))
+      kept.push_back(value);
+  }
+  std::fprintf(stderr, "merging: %zu rows of %s kept\n", kept.size(),
+               json.c_str());
+  return kept;
 }
 
 /// --measure-keys: one fresh process's reading (racing_sample.h).
@@ -368,15 +380,23 @@ int main(int argc, char **argv) {
   absl::StatusOr<double> budgetSeconds = gevo::parseDuration(budget);
   if (!budgetSeconds.ok())
     return gevo::reportBadInput(std::string(budgetSeconds.status().message()));
+  absl::StatusOr<std::vector<int>> seedList = seedsToRun();
+  if (!seedList.ok())
+    return gevo::reportBadInput(std::string(seedList.status().message()));
+  absl::StatusOr<llvm::json::Array> kept = rowsToKeep();
+  if (!kept.ok())
+    return gevo::reportBadInput(std::string(kept.status().message()));
   llvm::json::Array rows = gevo::alternatingPairs(
-      workloads.getValue(), seeds,
+      workloads.getValue(), *seedList,
       [&](const std::string &workload, int seed, bool on) {
         return runOne(workload, seed, on, *budgetSeconds);
       });
+  for (llvm::json::Value &row : rows)
+    kept->push_back(std::move(row));
   llvm::json::Object figures{{"budget", budget},
                              {"sample", static_cast<int>(sampleSize)},
                              {"confirm_processes", gevo::kConfirmProcesses},
-                             {"runs", std::move(rows)}};
+                             {"runs", std::move(*kept)}};
   if (absl::Status s = gevo::writeFigures(json, std::move(figures)); !s.ok())
     return gevo::reportBadInput(std::string(s.message()));
   return 0;

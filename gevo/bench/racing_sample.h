@@ -14,6 +14,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "gevo/eval/measurement.h"
 #include "gevo/workbench/workbench_options.h"
@@ -100,6 +101,29 @@ constexpr int kConfirmProcesses = 3;
 int confirmInProcesses(const SampleSetup &setup,
                        const std::set<std::string> &keys,
                        int processes = kConfirmProcesses);
+
+/// What a dry run's cache says about racing's decisions.
+struct DryRunCheck {
+  int wouldStop = 0; // variants racing would have stopped as dominated
+  /// Of them, measured fully, against every other variant measured fully.
+  StopCounts counts;
+  /// The false stops' keys, and how many of them confirmInProcesses
+  /// confirmed.
+  std::set<std::string> falseStopKeys;
+  int confirmed = 0;
+};
+
+/// The dry run's check from the cache.jsonl of its run directory `outDir`
+/// (not yet confirmed): each variant it would have stopped, inside the
+/// error bound (the unmodified program's error plus `maxErrorIncrease`),
+/// against every other variant it measured fully.
+DryRunCheck checkDryRunCache(const std::string &outDir,
+                             const Measurement &baseline,
+                             double maxErrorIncrease);
+
+/// Variants of the run directory's cache whose timing racing cut short: as
+/// dominated, and as entering.
+std::pair<int, int> racedCounts(const std::string &outDir);
 
 } // namespace gevo
 

@@ -1,0 +1,60 @@
+//===- racing_dry_run.cc - What a dry run's cache says of racing ----------===//
+//
+// A dry run of racing times every variant fully and notes where racing
+// would have stopped it: each such variant against every other measured
+// fully, by racing_sample.h's verdicts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gevo/bench/racing_sample.h"
+#include "gevo/eval/race.h"
+#include "gevo/workbench/fitness_cache.h"
+
+namespace gevo {
+
+DryRunCheck checkDryRunCache(const std::string &outDir,
+                             const Measurement &baseline,
+                             double maxErrorIncrease) {
+  FitnessCache cache;
+  DryRunCheck check;
+  if (!cache.import(outDir + "/cache.jsonl").ok())
+    return check;
+  std::vector<const Measurement *> full;
+  for (const auto &[key, m] : cache.all())
+    if (m.ok() && m.runtimeRatio > 0)
+      full.push_back(&m);
+  double maxError = baseline.error() + maxErrorIncrease;
+  for (const auto &[key, m] : cache.all()) {
+    if (!m.ok() || !stoppedDominated(m.wouldRace))
+      continue;
+    ++check.wouldStop;
+    if (m.error() > maxError)
+      continue; // beyond the error bound it is never on the front
+    std::vector<FrontPoint> others = {{baseline.error(), 1.0}};
+    for (const Measurement *other : full)
+      if (other != &m)
+        others.push_back({other->error(), other->runtimeRatio});
+    double toBeat = ratioToBeat(others, m.error());
+    bool twin = false;
+    for (const Measurement *other : full)
+      twin |= other != &m && sameComputation(*other, m);
+    StopVerdict verdict = judgeStop(m.runtimeRatio, toBeat, twin);
+    check.counts.add(verdict);
+    if (verdict == StopVerdict::FalseStop)
+      check.falseStopKeys.insert(key);
+  }
+  return check;
+}
+
+std::pair<int, int> racedCounts(const std::string &outDir) {
+  FitnessCache cache;
+  std::pair<int, int> counts;
+  if (cache.import(outDir + "/cache.jsonl").ok())
+    for (const auto &[key, m] : cache.all()) {
+      counts.first += stoppedDominated(m.raced);
+      counts.second += enteredEarly(m.raced);
+    }
+  return counts;
+}
+
+} // namespace gevo
