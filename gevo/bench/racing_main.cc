@@ -124,10 +124,6 @@ gevo::SampleSetup sampleSetup(const std::string &workload, int seed,
   return setup;
 }
 
-gevo::StoppedSample checkSample(const std::string &workload, int seed) {
-  return gevo::checkStoppedSample(sampleSetup(workload, seed, true));
-}
-
 void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
   row["sample_measured"] = sample.measured;
   row["sample_false_stops"] = sample.counts.falseStops;
@@ -197,7 +193,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   }
   gevo::StoppedSample sample;
   if (racing && sampleSize > 0) {
-    sample = checkSample(workload, seed);
+    sample = gevo::checkStoppedSample(sampleSetup(workload, seed, true));
     putSample(row, sample);
   }
   std::printf("%-28s seed %d %-7s %6lld evaluations in %5.0f s (%.2f/s), %d "
@@ -256,7 +252,8 @@ int recheck() {
     if (row->getBoolean("racing").value_or(false) && sampleSize > 0) {
       std::fprintf(stderr, "%s seed %d: stopped variants measured fully\n",
                    workload.c_str(), seed);
-      putSample(*row, checkSample(workload, seed));
+      putSample(*row,
+                gevo::checkStoppedSample(sampleSetup(workload, seed, true)));
       continue;
     }
     if (row->getBoolean("racing").value_or(true))
@@ -371,8 +368,7 @@ int main(int argc, char **argv) {
       "Racing's benchmark: evaluations/s of the default the issue measured "
       "(generational, every variant timed fully: a dry run of racing that "
       "checks its decisions) and of racing on with --schedule, per workload "
-      "and "
-      "seed.\n");
+      "and seed.\n");
   if (!measureKeys.empty())
     return measureInThisProcess();
   if (recheckOnly)

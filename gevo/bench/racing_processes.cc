@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <map>
-#include <unistd.h>
 
 #include "gevo/bench/racing_sample.h"
 #include "gevo/eval/race.h"
@@ -30,18 +29,13 @@ struct Readings {
   std::vector<double> ratios;
 };
 
-std::string selfPath() {
-  char buffer[4096];
-  ssize_t length = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
-  return length > 0 ? std::string(buffer, length) : std::string();
-}
-
 /// Runs one fresh process over `keys`; adds its readings to `readings` and
 /// returns the unmodified program's error it read (negative: it failed).
 double runProcess(const SampleSetup &setup, const std::string &keys,
                   const std::string &outPath,
                   std::map<std::string, Readings> &readings) {
-  std::string self = selfPath();
+  // This very binary, even if a rebuild has replaced its file since.
+  std::string self = "/proc/self/exe";
   std::vector<std::string> args = {self,
                                    "--measure-run=" + setup.outDir,
                                    "--measure-workload=" + setup.workloadPath,
