@@ -149,7 +149,7 @@ gevo::DryRunCheck checkDryRun(const std::string &workload, int seed,
   gevo::DryRunCheck check =
       gevo::checkDryRunCache(outDirOf(workload, false, seed), baseline,
                              gevo::SearchConfig().maxErrorIncrease);
-  check.confirmed = gevo::confirmDryRunStops(sampleSetup(workload, seed, false),
+  check.confirmed = gevo::confirmInProcesses(sampleSetup(workload, seed, false),
                                              check.falseStopKeys);
   return check;
 }

@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <map>
 
+#include "gevo/bench/child_process.h"
+#include "gevo/bench/figures.h"
 #include "gevo/bench/racing_sample.h"
 #include "gevo/eval/race.h"
-#include "gevo/support/file_io.h"
 #include "gevo/support/median.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Program.h"
 
 namespace gevo {
 namespace {
@@ -43,23 +43,17 @@ double runProcess(const SampleSetup &setup, const std::string &keys,
                                    "--measure-pairs=" +
                                        std::to_string(setup.pairs),
                                    "--measure-out=" + outPath};
-  std::vector<llvm::StringRef> refs(args.begin(), args.end());
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(self, refs, std::nullopt, {},
-                                     /*SecondsToWait=*/3600, 0, &message);
-  absl::StatusOr<std::string> text = readFile(outPath, "process's figures");
-  llvm::Expected<llvm::json::Value> value =
-      text.ok() ? llvm::json::parse(*text)
-                : llvm::Expected<llvm::json::Value>(llvm::createStringError(
-                      std::string(text.status().message())));
-  const llvm::json::Object *object = value ? value->getAsObject() : nullptr;
+  int rc = runChild(args, nullptr).status;
+  absl::StatusOr<llvm::json::Value> value = readFigures(outPath);
+  const llvm::json::Object *object =
+      value.ok() ? value->getAsObject() : nullptr;
   const llvm::json::Array *variants =
       object ? object->getArray("variants") : nullptr;
   if (rc != 0 || !variants) {
-    std::fprintf(stderr, "  a fresh process failed (exit %d%s%s)\n", rc,
-                 message.empty() ? "" : ": ", message.c_str());
-    if (!value)
-      llvm::consumeError(value.takeError());
+    std::string why =
+        value.ok() ? "" : ": " + std::string(value.status().message());
+    std::fprintf(stderr, "  a fresh process failed (exit %d%s)\n", rc,
+                 why.c_str());
     return -1;
   }
   for (const llvm::json::Value &entry : *variants) {

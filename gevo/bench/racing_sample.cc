@@ -228,13 +228,6 @@ StoppedSample checkStoppedSample(const SampleSetup &setup) {
   return sample;
 }
 
-int confirmDryRunStops(const SampleSetup &setup,
-                       const std::set<std::string> &keys) {
-  // The search's own full timing flagged them: fresh processes that agree
-  // confirm them.
-  return confirmInProcesses(setup, keys);
-}
-
 absl::Status measureKeysToFile(const SampleSetup &setup,
                                const std::set<std::string> &keys,
                                const std::string &outPath) {

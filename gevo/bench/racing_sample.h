@@ -75,14 +75,6 @@ struct SampleSetup {
 
 StoppedSample checkStoppedSample(const SampleSetup &setup);
 
-/// A dry run's false stops (the variants of `keys`, which its own full
-/// timing read as faster beyond the band than every other variant at least
-/// as accurate), measured fully beside the rest of its archive's front, as
-/// SampleSetup says: how many read as false stops again
-/// (confirmInProcesses).
-int confirmDryRunStops(const SampleSetup &setup,
-                       const std::set<std::string> &keys);
-
 /// The run's variants of `keys` measured fully in this process beside its
 /// archive's front (every other non-dominated variant measured fully inside
 /// the error bound), their figures written to `outPath` as JSON: one fresh
@@ -91,7 +83,9 @@ absl::Status measureKeysToFile(const SampleSetup &setup,
                                const std::set<std::string> &keys,
                                const std::string &outPath);
 
-/// How many of `keys` are false stops by the median of their full
+/// How many of `keys` (a dry run's false stops, which its own full timing
+/// flagged, or a sample's, flagged by checkStoppedSample's measurement) are
+/// false stops by the median of their full
 /// measurements in `processes` fresh processes of this binary (each runs
 /// measureKeysToFile, by the flags racing_main.cc gives it), judged against
 /// the medians of the front members measured beside them. One process's
