@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <set>
 
 #include "gevo/bench/bench_workbench.h"
@@ -26,31 +27,27 @@ struct Candidate {
   double nearness = 0; // reading / ratio to beat (0: nothing to beat)
 };
 
-/// The archive's non-dominated variants that were measured (not stopped)
-/// and lie inside the error bound, with their search-time figures.
+/// The archive's variants that were measured (not stopped), lie inside the
+/// error bound and lie near its front (nearFront on search-time figures),
+/// sorted by error.
 std::vector<const Individual *>
 archiveFront(const Checkpoint &checkpoint, double maxError,
              const std::set<std::string> &leftOut) {
-  std::vector<const Individual *> kept, measured;
+  std::vector<const Individual *> measured;
+  std::vector<FrontPoint> points;
   std::set<std::string> seen;
   for (const Individual &individual : checkpoint.archive) {
     const Measurement &m = individual.measurement;
     if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0 &&
         m.error() <= maxError && !leftOut.count(individual.key) &&
-        seen.insert(individual.key).second)
+        seen.insert(individual.key).second) {
       measured.push_back(&individual);
+      points.push_back({m.error(), m.runtimeRatio});
+    }
   }
-  std::sort(measured.begin(), measured.end(),
-            [](const Individual *a, const Individual *b) {
-              double ea = a->measurement.error(), eb = b->measurement.error();
-              return ea != eb ? ea < eb
-                              : a->measurement.runtimeRatio <
-                                    b->measurement.runtimeRatio;
-            });
-  for (const Individual *individual : measured)
-    if (kept.empty() || individual->measurement.runtimeRatio <
-                            kept.back()->measurement.runtimeRatio)
-      kept.push_back(individual);
+  std::vector<const Individual *> kept;
+  for (size_t index : nearFront(points))
+    kept.push_back(measured[index]);
   return kept;
 }
 
@@ -166,6 +163,38 @@ absl::StatusOr<OpenedRun> openRun(const SampleSetup &setup) {
 }
 
 } // namespace
+
+std::vector<size_t> nearFront(const std::vector<FrontPoint> &points,
+                              double tolerance, size_t limit) {
+  std::vector<size_t> order(points.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  auto byError = [&](size_t a, size_t b) {
+    const FrontPoint &pa = points[a], &pb = points[b];
+    return pa.error != pb.error ? pa.error < pb.error : pa.ratio < pb.ratio;
+  };
+  std::stable_sort(order.begin(), order.end(), byError);
+  // Each kept point with its ratio over the fastest at least as accurate
+  // before it (0: none is).
+  std::vector<std::pair<double, size_t>> near;
+  double fastest = std::numeric_limits<double>::infinity();
+  for (size_t index : order) {
+    double ratio = points[index].ratio;
+    if (ratio < fastest * (1 + tolerance))
+      near.push_back({std::isinf(fastest) ? 0 : ratio / fastest, index});
+    fastest = std::min(fastest, ratio);
+  }
+  std::stable_sort(near.begin(), near.end(), [](const auto &a, const auto &b) {
+    return a.first < b.first;
+  });
+  if (near.size() > limit)
+    near.resize(limit);
+  std::vector<size_t> kept;
+  for (const auto &entry : near)
+    kept.push_back(entry.second);
+  std::stable_sort(kept.begin(), kept.end(), byError);
+  return kept;
+}
 
 StopVerdict judgeStop(double ratio, double toBeat, bool twin) {
   if (ratio >= toBeat)

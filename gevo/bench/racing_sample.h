@@ -5,8 +5,9 @@
 // the unmodified program) beside the search's front measured again in the
 // same batch. The sample is the stopped variants the search kept in its
 // archive whose reading came nearest to its front, the likeliest false
-// stops; the front is every non-dominated variant of the archive (the
-// search's reported front may be thinned to --front-limit members).
+// stops; the front is every variant of the archive measured fully near its
+// non-dominated set (a member whose search-time ratio read low must not hide
+// the one a stopped variant tied with).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_BENCH_RACING_SAMPLE_H
@@ -15,8 +16,10 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gevo/eval/measurement.h"
+#include "gevo/eval/race.h"
 #include "gevo/workbench/workbench_options.h"
 
 namespace gevo {
@@ -41,6 +44,15 @@ const char *toString(StopVerdict verdict);
 /// Whether two measurements are the same computation by the figures: the
 /// same error and static cost.
 bool sameComputation(const Measurement &a, const Measurement &b);
+
+/// Of `points` (error, search-time ratio), the indices of those near the
+/// front, sorted by error: none at least as accurate is faster than
+/// 1 / (1 + tolerance) of their ratio. The default tolerance: ratios a
+/// member derived head to head from a 1-2 ms member's read up to 30-40% low
+/// in §11, which hid from the check the member a false stop had tied with.
+/// At most `limit`, the nearest (the non-dominated first).
+std::vector<size_t> nearFront(const std::vector<FrontPoint> &points,
+                              double tolerance = 0.4, size_t limit = 40);
 
 /// How many stopped variants got each verdict but Dominated.
 struct StopCounts {

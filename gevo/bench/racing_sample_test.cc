@@ -61,5 +61,25 @@ TEST(SameComputation, NeedsTheSameErrorAndStaticCost) {
   EXPECT_FALSE(sameComputation(a, b));
 }
 
+// §11's traced false stop: a 1.4-ms member (error 0.30, x0.0139) hidden by
+// a more accurate 2.4-ms one whose ratio read the same; the check measures
+// both again, and drops what lies far behind the front.
+TEST(NearFront, KeepsMembersAReadingMayHaveHidden) {
+  std::vector<FrontPoint> points = {
+      {0.30, 0.0139}, // 0: dominated by 1 on these figures, by 0%
+      {0.29, 0.0139}, // 1: non-dominated
+      {0.40, 0.0100}, // 2: non-dominated (faster, less accurate)
+      {0.31, 0.0300}, // 3: twice member 1's ratio: far behind
+      {0.10, 0.9000}, // 4: non-dominated (the most accurate)
+      {0.35, 0.0190}, // 5: 37% behind member 1: near
+  };
+  EXPECT_EQ(nearFront(points), (std::vector<size_t>{4, 1, 0, 5, 2}));
+  // Tolerance 0: the non-dominated set alone (a tie on ratio is dominated).
+  EXPECT_EQ(nearFront(points, 0), (std::vector<size_t>{4, 1, 2}));
+  // A limit keeps the nearest: the non-dominated first.
+  EXPECT_EQ(nearFront(points, 0.4, 4), (std::vector<size_t>{4, 1, 0, 2}));
+  EXPECT_TRUE(nearFront({}).empty());
+}
+
 } // namespace
 } // namespace gevo

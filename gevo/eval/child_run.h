@@ -103,6 +103,10 @@ private:
   double firstError = -1;
   /// Racing made the variant's first run before any pair (it warmed it up).
   bool firstRunMade = false;
+  /// Timed head to head with the member to beat, it was not slower
+  /// (raceMember): the pairs with the unmodified program may not stop it as
+  /// dominated.
+  bool notDominatedHeadToHead = false;
 };
 
 } // namespace child

@@ -93,6 +93,11 @@ PairVerdict judgeHeadToHead(const RacePlan &plan,
   return judgePairs(member, 0, ratios);
 }
 
+bool derivesFrom(const RacePlan &plan, const FrontPoint &member) {
+  return !member.derived &&
+         member.ratio * plan.referenceMs >= plan.minDerivingMs;
+}
+
 std::vector<double> pairRatios(const std::vector<double> &ms,
                                const std::vector<double> &otherMs) {
   std::vector<double> ratios;

@@ -78,6 +78,14 @@ struct RacePlan {
   /// if slower), where a variant adds nothing to the front's hypervolume
   /// whatever its error. 0: no limit but the sandbox's time limit.
   double runLimitRatio = 0;
+  /// A variant that beats a member head to head enters with a ratio derived
+  /// from the member's only when the member runs at least this long (its
+  /// time: its ratio times referenceMs); a shorter one's pairs with another
+  /// short program read it faster than its pairs with the unmodified program
+  /// do (in §11, a 2.4-ms member derived so read x0.0139 and x0.0184 once
+  /// measured again), which misorders the front. Such a variant is timed
+  /// against the unmodified program, as every member it is judged beside is.
+  double minDerivingMs = 50;
   /// Decide but do not stop: every run is made and the measurement says
   /// where racing would have stopped it (Measurement::wouldRace), so a
   /// benchmark can check that no variant it stops would have entered the
@@ -139,6 +147,11 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
 /// cannot stop a variant as fast as it.
 PairVerdict judgeHeadToHead(const RacePlan &plan,
                             const std::vector<double> &ratios);
+
+/// Whether a variant that beats `member` head to head enters with a ratio
+/// derived from the member's (RacePlan::minDerivingMs; never from a derived
+/// one, FrontPoint::derived, so that no ratio is a product of more than two).
+bool derivesFrom(const RacePlan &plan, const FrontPoint &member);
 
 /// How much of a variant was measured, as Measurement::raced holds it:
 /// "" (fully), "first_run" (stopped, dominated, after one untimed-against

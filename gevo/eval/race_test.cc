@@ -62,6 +62,19 @@ TEST(Race, HeadToHeadDecidesOnTheVariantsPairsAlone) {
   EXPECT_EQ(judgeHeadToHead(RacePlan(), {2.0, 2.0}), PairVerdict::Undecided);
 }
 
+TEST(Race, RatiosAreDerivedOnlyFromLongMembersMeasuredDirectly) {
+  RacePlan plan = planWith({{0.10, 1.0}});
+  plan.referenceMs = 133; // the Fashion workload's unmodified program
+  // 0.5 x 133 = 66.5 ms: long enough to derive from.
+  EXPECT_TRUE(derivesFrom(plan, {0.10, 0.5, 5, "a"}));
+  // 0.0105 x 133 = 1.4 ms: its pairs with another short program misread it.
+  EXPECT_FALSE(derivesFrom(plan, {0.10, 0.0105, 5, "b"}));
+  // A derived ratio is never derived from again, however long.
+  EXPECT_FALSE(derivesFrom(plan, {0.10, 0.5, 5, "c", /*derived=*/true}));
+  plan.minDerivingMs = 0;
+  EXPECT_TRUE(derivesFrom(plan, {0.10, 0.0105, 5, "b"}));
+}
+
 TEST(Race, FirstReadingStopsOnlyBeyondTheMargin) {
   RacePlan plan = planWith({{0.10, 1.0}, {0.15, 0.8}});
   plan.firstReadingMargin = 0.25;

@@ -291,7 +291,9 @@ TEST_F(VariantSessionTest, RacingHeadToHeadStopsATwinOfAHeldMember) {
 // accurate (slow_twin.mlir: the same logits after a long loop) enters the
 // front after pairs of the two, its ratio theirs times the member's, with no
 // run of the unmodified program; against a member whose own ratio was
-// derived so, it is timed against the unmodified program instead.
+// derived so, or one shorter than RacePlan::minDerivingMs, it is timed
+// against the unmodified program instead, and those pairs cannot stop it as
+// dominated by the member's stored reading.
 TEST_F(VariantSessionTest, RacingHeadToHeadEntersAVariantThatBeatsTheMember) {
   Measurement full = measureRaced({});
   ASSERT_TRUE(full.ok()) << full.detail;
@@ -304,6 +306,7 @@ TEST_F(VariantSessionTest, RacingHeadToHeadEntersAVariantThatBeatsTheMember) {
   request.race.front = {{full.error(), 2.0, kRacePairs, "slow"}};
   request.race.referenceMs = full.medianRunMs;
   request.race.firstReadingMargin = 100; // the first reading never stops it
+  request.race.minDerivingMs = 0;        // the member counts as long
   SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
   auto unmodified = [&] {
     return mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone());
@@ -325,6 +328,21 @@ TEST_F(VariantSessionTest, RacingHeadToHeadEntersAVariantThatBeatsTheMember) {
   ASSERT_TRUE(plain.ok()) << plain.detail;
   EXPECT_EQ(plain.raced, enteredAfterPairs(RacePlan().minPairs));
   EXPECT_GT(plain.baselineMedianRunMs, 0);
+  // A member of microseconds (under the default minDerivingMs) whose stored
+  // reading was lucky (x0.01): the variant beats it head to head, so its
+  // pairs with the unmodified program, which read it far slower than that
+  // stored x0.01, are all made instead of stopping it as dominated.
+  request.race.front[0].derived = false;
+  request.race.front[0].ratio = 0.01;
+  request.race.minDerivingMs = RacePlan().minDerivingMs;
+  request.race.firstReadingMargin = 1e6;
+  ASSERT_LT(0.01 * request.race.referenceMs, request.race.minDerivingMs);
+  Measurement lucky = session->evaluate(pool, unmodified(), request);
+  ASSERT_TRUE(lucky.ok()) << lucky.detail;
+  EXPECT_EQ(lucky.raced, "");
+  EXPECT_EQ(lucky.runMs.size(), static_cast<size_t>(kRacePairs));
+  EXPECT_GT(lucky.baselineMedianRunMs, 0);
+  EXPECT_GT(lucky.runtimeRatio, 0.1);
 }
 
 // The unmodified program's known error: its logits in the child must score
