@@ -18,7 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gevo/bench/benchmarks_md.h"
-#include "gevo/support/file_io.h"
+#include "gevo/bench/figures.h"
 #include "gevo/support/tool_paths.h"
 #include "llvm/Support/JSON.h"
 
@@ -39,15 +39,10 @@ void setResultsDirectory(std::string dir) {
 const std::string &resultsDirectory() { return resultsDirectoryStorage(); }
 
 std::optional<llvm::json::Value> load(const std::string &name) {
-  absl::StatusOr<std::string> text =
-      gevo::readFile(resultsDirectory() + "/" + name, "figures file");
-  if (!text.ok())
+  absl::StatusOr<llvm::json::Value> value =
+      readFigures(resultsDirectory() + "/" + name);
+  if (!value.ok())
     return std::nullopt;
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(*text);
-  if (!value) {
-    llvm::consumeError(value.takeError());
-    return std::nullopt;
-  }
   return std::move(*value);
 }
 

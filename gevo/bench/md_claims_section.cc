@@ -14,7 +14,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gevo/bench/benchmarks_md.h"
-#include "gevo/support/file_io.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo::bench_md {
@@ -214,16 +213,8 @@ void goalLine(std::ostringstream &md, const Object *c, const Object *check,
 /// How far hyper-parameters alone take the training workload
 /// (train_ceiling.py), when it ran.
 void trainCeiling(std::ostringstream &md) {
-  absl::StatusOr<std::string> text =
-      gevo::readFile(resultsDirectory() + "/train_ceiling.json", "ceiling");
-  if (!text.ok())
-    return;
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(*text);
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return;
-  }
-  const Object *o = parsed->getAsObject();
+  std::optional<llvm::json::Value> parsed = load("train_ceiling.json");
+  const Object *o = parsed ? parsed->getAsObject() : nullptr;
   const Object *chosen = o ? o->getObject("chosen") : nullptr;
   if (!chosen)
     return;
@@ -275,19 +266,8 @@ void paperClaims(std::ostringstream &md) {
       "points (91%% -> 96%%).\n\n",
       num(o, "budget_seconds"), int(num(o, "seeds")),
       100 * num(o, "max_accuracy_loss"), num(o, "max_runtime_ratio"));
-  std::optional<llvm::json::Value> checkValue;
-  const Object *check = nullptr;
-  absl::StatusOr<std::string> checkText =
-      gevo::readFile(resultsDirectory() + "/claims_check.json", "check");
-  if (checkText.ok()) {
-    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(*checkText);
-    if (parsed) {
-      checkValue = std::move(*parsed);
-      check = checkValue->getAsObject();
-    } else {
-      llvm::consumeError(parsed.takeError());
-    }
-  }
+  std::optional<llvm::json::Value> checkValue = load("claims_check.json");
+  const Object *check = checkValue ? checkValue->getAsObject() : nullptr;
   claim(md, o->getObject("prediction"), true);
   claimsCheck(md, check, "prediction", true);
   goalLine(md, o->getObject("prediction"), check, true);

@@ -30,15 +30,11 @@ DryRunCheck checkDryRunCache(const std::string &outDir,
     ++check.wouldStop;
     if (m.error() > maxError)
       continue; // beyond the error bound it is never on the front
-    std::vector<FrontPoint> others = {{baseline.error(), 1.0}};
+    std::vector<FullReading> others;
     for (const Measurement *other : full)
       if (other != &m)
-        others.push_back({other->error(), other->runtimeRatio});
-    double toBeat = ratioToBeat(others, m.error());
-    bool twin = false;
-    for (const Measurement *other : full)
-      twin |= other != &m && sameComputation(*other, m);
-    StopVerdict verdict = judgeStop(m.runtimeRatio, toBeat, twin);
+        others.push_back(readingOf(*other));
+    StopVerdict verdict = judgeAgainst(readingOf(m), others, baseline.error());
     check.counts.add(verdict);
     if (verdict == StopVerdict::FalseStop)
       check.falseStopKeys.insert(key);

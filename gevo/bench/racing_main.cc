@@ -4,15 +4,13 @@
 //
 // For each workload and seed, two searches with the same seed and budget,
 // one after the other (their order alternates by seed, so that drift in the
-// machine's load hits both alike): the default the issue measured (the
-// generational schedule, every variant timed fully) and racing on (the
-// shipped default) with the steady-state schedule (--schedule). The first is a
-// dry run of racing: every variant is timed fully and the cache records where
-// racing would have stopped it, which answers whether racing stops variants it
-// should not: a variant it would have stopped as dominated that is faster,
-// beyond the noise band, than every fully measured variant at least as accurate
-// is a false stop. Hypervolumes are the re-measured fronts'. Prints a row per
-// run and writes the figures as JSON (--json).
+// machine's load hits both alike): the default the issue measured
+// (generational, every variant timed fully) and racing on (the shipped
+// default) with the steady-state schedule (--schedule). The first is a dry run
+// of racing: the cache records where racing would have stopped each variant;
+// one it would have stopped as dominated that is faster, beyond the noise band,
+// than every fully measured variant at least as accurate is a false stop.
+// Hypervolumes are the re-measured fronts'. Prints a row per run; --json.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,7 +128,8 @@ void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
   row["sample_within_band"] = sample.counts.withinBand;
   row["sample_twins"] = sample.counts.twins;
   row["sample_beyond_reference"] = sample.counts.beyondReference;
-  row["sample_confirmed"] = sample.confirmed;
+  row["sample_confirmed"] = sample.confirmed.everyProcess;
+  row["sample_confirmed_by_median"] = sample.confirmed.byMedian;
 }
 
 void putCheck(llvm::json::Object &row, const gevo::DryRunCheck &check) {
@@ -139,7 +138,8 @@ void putCheck(llvm::json::Object &row, const gevo::DryRunCheck &check) {
   row["within_band"] = check.counts.withinBand;
   row["twins"] = check.counts.twins;
   row["beyond_reference"] = check.counts.beyondReference;
-  row["confirmed_false_stops"] = check.confirmed;
+  row["confirmed_false_stops"] = check.confirmed.everyProcess;
+  row["confirmed_by_median"] = check.confirmed.byMedian;
 }
 
 /// The dry run's check from its cache, its false stops confirmed in fresh
@@ -205,16 +205,16 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
     std::printf(", racing would stop %d: %d false stops (%d again "
                 "in fresh processes), %d inside the band, %d twins, %d "
                 "beyond the reference point",
-                check.wouldStop, check.counts.falseStops, check.confirmed,
-                check.counts.withinBand, check.counts.twins,
-                check.counts.beyondReference);
+                check.wouldStop, check.counts.falseStops,
+                check.confirmed.everyProcess, check.counts.withinBand,
+                check.counts.twins, check.counts.beyondReference);
   else if (sampleSize > 0)
     std::printf(", %d stopped measured fully: %d false stops (%d again "
                 "in fresh processes), %d inside the band, %d twins, %d beyond "
                 "the reference point",
-                sample.measured, sample.counts.falseStops, sample.confirmed,
-                sample.counts.withinBand, sample.counts.twins,
-                sample.counts.beyondReference);
+                sample.measured, sample.counts.falseStops,
+                sample.confirmed.everyProcess, sample.counts.withinBand,
+                sample.counts.twins, sample.counts.beyondReference);
   std::printf("\n");
   std::fflush(stdout);
   return row;

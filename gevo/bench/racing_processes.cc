@@ -2,7 +2,8 @@
 //
 // Racing's bench re-measures a flagged variant beside the front in several
 // fresh processes of its own binary (racing_main.cc's --measure-* flags run
-// measureKeysToFile) and judges the medians: the process a short program is
+// measureKeysToFile) and judges the readings of each process (against the
+// members it measured) and their medians: the process a short program is
 // timed in moves its ratio by more than a pair's noise.
 //
 //===----------------------------------------------------------------------===//
@@ -21,19 +22,11 @@
 namespace gevo {
 namespace {
 
-/// One variant's readings over the processes.
-struct Readings {
-  bool member = false;
-  double error = 0;
-  double staticCost = 0;
-  std::vector<double> ratios;
-};
-
 /// Runs one fresh process over `keys`; adds its readings to `readings` and
 /// returns the unmodified program's error it read (negative: it failed).
 double runProcess(const SampleSetup &setup, const std::string &keys,
-                  const std::string &outPath,
-                  std::map<std::string, Readings> &readings) {
+                  const std::string &outPath, int process,
+                  std::map<std::string, ProcessReadings> &readings) {
   // This very binary, even if a rebuild has replaced its file since.
   std::string self = "/proc/self/exe";
   std::vector<std::string> args = {self,
@@ -60,73 +53,109 @@ double runProcess(const SampleSetup &setup, const std::string &keys,
     const llvm::json::Object *v = entry.getAsObject();
     if (!v)
       continue;
-    Readings &r = readings[v->getString("key").value_or("").str()];
+    ProcessReadings &r = readings[v->getString("key").value_or("").str()];
     r.member = v->getBoolean("member").value_or(false);
-    r.error = v->getNumber("error").value_or(0);
-    r.staticCost = v->getNumber("static_cost").value_or(0);
-    r.ratios.push_back(v->getNumber("ratio").value_or(0));
+    r.figures.error = v->getNumber("error").value_or(0);
+    r.figures.staticCost = v->getNumber("static_cost").value_or(0);
+    r.ratios[process] = v->getNumber("ratio").value_or(0);
   }
   return object->getNumber("baseline_error").value_or(-1);
 }
 
-std::string listOf(const std::vector<double> &ratios) {
+std::string listOf(const std::map<int, double> &ratios) {
   std::string text;
-  for (double ratio : ratios)
+  for (const auto &[process, ratio] : ratios)
     text += (text.empty() ? "x" : " x") + llvm::formatv("{0:F4}", ratio).str();
   return text;
 }
 
-/// How many flagged variants of `readings` the medians call false stops.
-int judgeMedians(const std::map<std::string, Readings> &readings,
-                 double baselineError) {
-  std::vector<FrontPoint> front = {{baselineError, 1.0}};
-  for (const auto &[key, r] : readings)
-    if (r.member)
-      front.push_back({r.error, median(r.ratios)});
-  int confirmed = 0;
+std::vector<double> valuesOf(const std::map<int, double> &ratios) {
+  std::vector<double> values;
+  for (const auto &[process, ratio] : ratios)
+    values.push_back(ratio);
+  return values;
+}
+
+/// The members' figures with their ratio in process `process` (or their
+/// median over the processes, for -1); those it did not measure are left
+/// out.
+std::vector<FullReading>
+membersIn(const std::map<std::string, ProcessReadings> &readings, int process) {
+  std::vector<FullReading> members;
   for (const auto &[key, r] : readings) {
-    if (r.member)
+    if (!r.member)
       continue;
-    double ratio = median(r.ratios), toBeat = ratioToBeat(front, r.error);
-    bool twin = false;
-    for (const auto &[otherKey, other] : readings)
-      twin |= other.member && other.error == r.error &&
-              other.staticCost == r.staticCost;
-    StopVerdict verdict = judgeStop(ratio, toBeat, twin);
-    confirmed += verdict == StopVerdict::FalseStop;
-    std::fprintf(stderr,
-                 "  %s error %.4f: x%.4f (%s) in fresh processes, front "
-                 "x%.4f: %s\n",
-                 key.c_str(), r.error, ratio, listOf(r.ratios).c_str(), toBeat,
-                 toString(verdict));
+    FullReading reading = r.figures;
+    if (process < 0) {
+      reading.ratio = median(valuesOf(r.ratios));
+    } else if (auto it = r.ratios.find(process); it != r.ratios.end()) {
+      reading.ratio = it->second;
+    } else {
+      continue;
+    }
+    members.push_back(reading);
   }
-  return confirmed;
+  return members;
 }
 
 } // namespace
 
-int confirmInProcesses(const SampleSetup &setup,
-                       const std::set<std::string> &keys, int processes) {
+Confirmed judgeProcesses(const std::map<std::string, ProcessReadings> &readings,
+                         double baselineError) {
+  Confirmed confirmed;
+  for (const auto &[key, r] : readings) {
+    if (r.member || r.ratios.empty())
+      continue;
+    FullReading stopped = r.figures;
+    stopped.ratio = median(valuesOf(r.ratios));
+    double toBeat = 0;
+    StopVerdict verdict =
+        judgeAgainst(stopped, membersIn(readings, -1), baselineError, &toBeat);
+    // Paired within each process: its reading there against the members'.
+    int faster = 0;
+    for (const auto &[process, ratio] : r.ratios) {
+      stopped.ratio = ratio;
+      faster += judgeAgainst(stopped, membersIn(readings, process),
+                             baselineError) == StopVerdict::FalseStop;
+    }
+    bool every = faster == static_cast<int>(r.ratios.size());
+    confirmed.byMedian += verdict == StopVerdict::FalseStop;
+    confirmed.everyProcess += every;
+    std::fprintf(stderr,
+                 "  %s error %.4f: x%.4f (%s) in fresh processes, front "
+                 "x%.4f: %s by the median, faster beyond the band in %d of "
+                 "%zu processes%s\n",
+                 key.c_str(), r.figures.error, median(valuesOf(r.ratios)),
+                 listOf(r.ratios).c_str(), toBeat, toString(verdict), faster,
+                 r.ratios.size(), every ? ": FALSE STOP" : "");
+  }
+  return confirmed;
+}
+
+Confirmed confirmInProcesses(const SampleSetup &setup,
+                             const std::set<std::string> &keys, int processes) {
   if (keys.empty())
-    return 0;
+    return {};
   std::fprintf(stderr,
                "  the %zu false stops measured beside the front in %d fresh "
                "processes:\n",
                keys.size(), processes);
   std::string joined = llvm::join(keys, ",");
   std::string outPath = setup.outDir + "/fresh-process.json";
-  std::map<std::string, Readings> readings;
+  std::map<std::string, ProcessReadings> readings;
   double baselineError = -1;
   for (int p = 0; p < processes; ++p)
-    if (double error = runProcess(setup, joined, outPath, readings); error >= 0)
+    if (double error = runProcess(setup, joined, outPath, p, readings);
+        error >= 0)
       baselineError = error;
   if (baselineError < 0) {
     // Nothing measured them again: the search's flag stands.
     std::fprintf(stderr, "  no fresh process measured them: all %zu count\n",
                  keys.size());
-    return static_cast<int>(keys.size());
+    int all = static_cast<int>(keys.size());
+    return {all, all};
   }
-  return judgeMedians(readings, baselineError);
+  return judgeProcesses(readings, baselineError);
 }
 
 } // namespace gevo

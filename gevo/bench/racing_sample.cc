@@ -82,24 +82,19 @@ std::vector<StopVerdict> judge(const std::vector<Candidate> &candidates,
                                const Measurement &baseline,
                                const std::vector<Measurement> &measured,
                                StoppedSample &sample) {
-  std::vector<FrontPoint> front = {{baseline.error(), 1.0}};
-  std::vector<const Measurement *> members;
+  std::vector<FullReading> members;
   for (size_t i = candidates.size(); i < measured.size(); ++i)
-    if (measured[i].ok() && measured[i].runtimeRatio > 0) {
-      front.push_back({measured[i].error(), measured[i].runtimeRatio});
-      members.push_back(&measured[i]);
-    }
+    if (measured[i].ok() && measured[i].runtimeRatio > 0)
+      members.push_back(readingOf(measured[i]));
   std::vector<StopVerdict> verdicts(candidates.size(), StopVerdict::Dominated);
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Measurement &m = measured[i];
     if (!m.ok() || m.runtimeRatio <= 0)
       continue;
     ++sample.measured;
-    double toBeat = ratioToBeat(front, m.error());
-    bool twin = false;
-    for (const Measurement *member : members)
-      twin |= sameComputation(*member, m);
-    verdicts[i] = judgeStop(m.runtimeRatio, toBeat, twin);
+    double toBeat = 0;
+    verdicts[i] =
+        judgeAgainst(readingOf(m), members, baseline.error(), &toBeat);
     sample.counts.add(verdicts[i]);
     std::fprintf(stderr,
                  "  stopped %-9s error %.4f reading x%.4f, measured fully "
@@ -223,8 +218,31 @@ const char *toString(StopVerdict verdict) {
   return "?";
 }
 
+FullReading readingOf(const Measurement &m) {
+  return {m.error(), m.staticCost, m.runtimeRatio};
+}
+
+bool sameComputation(const FullReading &a, const FullReading &b) {
+  return a.error == b.error && a.staticCost == b.staticCost;
+}
+
 bool sameComputation(const Measurement &a, const Measurement &b) {
-  return a.error() == b.error() && a.staticCost == b.staticCost;
+  return sameComputation(readingOf(a), readingOf(b));
+}
+
+StopVerdict judgeAgainst(const FullReading &stopped,
+                         const std::vector<FullReading> &members,
+                         double baselineError, double *toBeat) {
+  std::vector<FrontPoint> front = {{baselineError, 1.0}};
+  bool twin = false;
+  for (const FullReading &member : members) {
+    front.push_back({member.error, member.ratio});
+    twin |= sameComputation(member, stopped);
+  }
+  double ratio = ratioToBeat(front, stopped.error);
+  if (toBeat)
+    *toBeat = ratio;
+  return judgeStop(stopped.ratio, ratio, twin);
 }
 
 void StopCounts::add(StopVerdict verdict) {

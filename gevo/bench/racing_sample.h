@@ -13,6 +13,7 @@
 #ifndef GEVO_BENCH_RACING_SAMPLE_H
 #define GEVO_BENCH_RACING_SAMPLE_H
 
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -41,9 +42,27 @@ enum class StopVerdict {
 };
 StopVerdict judgeStop(double ratio, double toBeat, bool twin);
 const char *toString(StopVerdict verdict);
-/// Whether two measurements are the same computation by the figures: the
-/// same error and static cost.
+
+/// A variant measured fully, as a verdict reads it.
+struct FullReading {
+  double error = 0;
+  double staticCost = 0;
+  double ratio = 0;
+};
+FullReading readingOf(const Measurement &m);
+/// Whether two readings are the same computation by the figures: the same
+/// error and static cost.
+bool sameComputation(const FullReading &a, const FullReading &b);
 bool sameComputation(const Measurement &a, const Measurement &b);
+
+/// The verdict on a stopped variant measured fully against `members`
+/// measured fully (the unmodified program, of error `baselineError` and
+/// ratio 1, is one too): judgeStop against the fastest member at least as
+/// accurate (its ratio written to `toBeat` when not null), a twin when a
+/// member is the same computation.
+StopVerdict judgeAgainst(const FullReading &stopped,
+                         const std::vector<FullReading> &members,
+                         double baselineError, double *toBeat = nullptr);
 
 /// Of `points` (error, search-time ratio), the indices of those near the
 /// front, sorted by error: none at least as accurate is faster than
@@ -63,6 +82,20 @@ struct StopCounts {
   void add(StopVerdict verdict);
 };
 
+/// Flagged false stops measured again in fresh processes (confirmInProcesses):
+/// those faster beyond the band than the front in every process that
+/// measured them, each process's reading judged against the members that
+/// process measured (the goal counts these), and those whose median over the
+/// processes is faster beyond the band than the members' medians. One
+/// process's layout can move a short program's ratio by several percent
+/// throughout (a 3-ms variant read x0.0219 to x0.0243 over three): a median
+/// of three such readings 4% below a member's says nothing a process does not
+/// say too.
+struct Confirmed {
+  int everyProcess = 0;
+  int byMedian = 0;
+};
+
 struct StoppedSample {
   /// Stopped variants measured fully.
   int measured = 0;
@@ -70,7 +103,7 @@ struct StoppedSample {
   /// Of counts.falseStops, those confirmed in fresh processes
   /// (confirmInProcesses): a short program's ratio depends on the process
   /// it is timed in by more than a pair's noise.
-  int confirmed = 0;
+  Confirmed confirmed;
 };
 
 struct SampleSetup {
@@ -97,16 +130,26 @@ absl::Status measureKeysToFile(const SampleSetup &setup,
 
 /// How many of `keys` (a dry run's false stops, which its own full timing
 /// flagged, or a sample's, flagged by checkStoppedSample's measurement) are
-/// false stops by the median of their full
-/// measurements in `processes` fresh processes of this binary (each runs
-/// measureKeysToFile, by the flags racing_main.cc gives it), judged against
-/// the medians of the front members measured beside them. One process's
-/// layout can make a short program read several percent fast or slow
-/// throughout; the median over processes cannot be one layout's.
+/// false stops (Confirmed) by their full measurements in `processes` fresh
+/// processes of this binary (each runs measureKeysToFile, by the flags
+/// racing_main.cc gives it), beside the front members measured again there.
+/// When no process measures them, all count.
 constexpr int kConfirmProcesses = 3;
-int confirmInProcesses(const SampleSetup &setup,
-                       const std::set<std::string> &keys,
-                       int processes = kConfirmProcesses);
+Confirmed confirmInProcesses(const SampleSetup &setup,
+                             const std::set<std::string> &keys,
+                             int processes = kConfirmProcesses);
+
+/// One flagged variant or front member as the fresh processes read it: its
+/// ratio in each process that measured it (by process index).
+struct ProcessReadings {
+  bool member = false;
+  FullReading figures; // error, static cost; ratio unused
+  std::map<int, double> ratios;
+};
+/// What the readings of `readings` (keyed by variant) confirm, printing a
+/// line per flagged variant to stderr.
+Confirmed judgeProcesses(const std::map<std::string, ProcessReadings> &readings,
+                         double baselineError);
 
 /// What a dry run's cache says about racing's decisions.
 struct DryRunCheck {
@@ -116,7 +159,7 @@ struct DryRunCheck {
   /// The false stops' keys, and how many of them confirmInProcesses
   /// confirmed.
   std::set<std::string> falseStopKeys;
-  int confirmed = 0;
+  Confirmed confirmed;
 };
 
 /// The dry run's check from the cache.jsonl of its run directory `outDir`

@@ -17,7 +17,6 @@
 #include "gevo/bench/bench_search.h"
 #include "gevo/bench/figures.h"
 #include "gevo/search/search.h"
-#include "gevo/support/file_io.h"
 #include "gevo/support/tool_errors.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/support/value_codecs.h"
@@ -64,14 +63,13 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool steady,
   // schedule writes one per generation; one per arrival would cost
   // `population` times as much.
   double checkpointS = 0, checkpoints = 0;
-  if (absl::StatusOr<std::string> text =
-          gevo::readFile(config.outDir + "/run.json", "run file");
-      text.ok())
-    if (llvm::Expected<llvm::json::Value> run = llvm::json::parse(*text))
-      if (const llvm::json::Object *o = run->getAsObject()) {
-        checkpointS = o->getNumber("checkpoint_s").value_or(0);
-        checkpoints = o->getNumber("checkpoints").value_or(0);
-      }
+  if (absl::StatusOr<llvm::json::Value> run =
+          gevo::readFigures(config.outDir + "/run.json");
+      run.ok())
+    if (const llvm::json::Object *o = run->getAsObject()) {
+      checkpointS = o->getNumber("checkpoint_s").value_or(0);
+      checkpoints = o->getNumber("checkpoints").value_or(0);
+    }
   std::printf("%-38s seed %d %-12s %6lld evaluations (%lld cache hits) in "
               "%5.0f s (%.3f/s), %d generations, hypervolume %.4f\n",
               workload.c_str(), seed, schedule,
