@@ -102,6 +102,13 @@ membersIn(const std::map<std::string, ProcessReadings> &readings, int process) {
 
 Confirmed judgeProcesses(const std::map<std::string, ProcessReadings> &readings,
                          double baselineError) {
+  // The members' medians, and their readings in each process, once.
+  std::vector<FullReading> medians = membersIn(readings, -1);
+  std::map<int, std::vector<FullReading>> inProcess;
+  for (const auto &[key, r] : readings)
+    for (const auto &[process, ratio] : r.ratios)
+      if (!inProcess.count(process))
+        inProcess[process] = membersIn(readings, process);
   Confirmed confirmed;
   for (const auto &[key, r] : readings) {
     if (r.member || r.ratios.empty())
@@ -110,13 +117,13 @@ Confirmed judgeProcesses(const std::map<std::string, ProcessReadings> &readings,
     stopped.ratio = median(valuesOf(r.ratios));
     double toBeat = 0;
     StopVerdict verdict =
-        judgeAgainst(stopped, membersIn(readings, -1), baselineError, &toBeat);
+        judgeAgainst(stopped, medians, baselineError, &toBeat);
     // Paired within each process: its reading there against the members'.
     int faster = 0;
     for (const auto &[process, ratio] : r.ratios) {
       stopped.ratio = ratio;
-      faster += judgeAgainst(stopped, membersIn(readings, process),
-                             baselineError) == StopVerdict::FalseStop;
+      faster += judgeAgainst(stopped, inProcess[process], baselineError) ==
+                StopVerdict::FalseStop;
     }
     bool every = faster == static_cast<int>(r.ratios.size());
     confirmed.byMedian += verdict == StopVerdict::FalseStop;
