@@ -58,8 +58,11 @@ std::vector<Candidate> nearestStopped(const Checkpoint &checkpoint,
   std::set<std::string> seen;
   for (const Individual &individual : checkpoint.archive) {
     const Measurement &m = individual.measurement;
-    if (!m.ok() || !stoppedDominated(m.raced) || m.error() > maxError ||
-        !seen.insert(individual.key).second)
+    // A tie head to head took its ratio from the member's: it is checked
+    // as a stopped variant is.
+    bool tied = derivedHeadToHead(m.raced) && !enteredHeadToHead(m.raced);
+    if (!m.ok() || !(stoppedDominated(m.raced) || tied) ||
+        m.error() > maxError || !seen.insert(individual.key).second)
       continue;
     double toBeat = ratioToBeat(front, m.error());
     candidates.push_back({individual.key, individual.edits, m.raced,

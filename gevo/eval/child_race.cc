@@ -132,11 +132,17 @@ StepResult ChildRun::raceMember() {
   // program's far slower runs (the member's logits were the corruption
   // check), unless the member is short or its own ratio was derived so
   // (derivesFrom).
+  // Pairs that decide neither way (as fast as the member within their
+  // noise) give the same derived ratio: timing it again against the
+  // unmodified program doubled what a neutral edit of a member cost (§11).
   int n = static_cast<int>(pairs.ms.size());
+  bool derives = derivesFrom(request.race, *member);
   if (verdict == PairVerdict::Dominated)
     stopAt(racedAgainstMember(n));
-  else if (verdict == PairVerdict::Enters && derivesFrom(request.race, *member))
+  else if (verdict == PairVerdict::Enters && derives)
     stopAt(enteredAgainstMember(n));
+  else if (verdict == PairVerdict::Undecided && derives)
+    stopAt(tiedAgainstMember(n));
   else {
     // Not slower than the member, head to head: the pairs with the
     // unmodified program that follow may not stop it as dominated by the
@@ -209,10 +215,10 @@ bool ChildRun::stoppedDominatedHere() const {
 bool ChildRun::stoppedBeforePairs() const {
   std::string raced = racedHere();
   return stoppedDominated(raced) || raced == kRacedFailedFirstRun ||
-         enteredHeadToHead(raced);
+         derivedHeadToHead(raced);
 }
 
-bool ChildRun::enteredHere() const { return enteredHeadToHead(racedHere()); }
+bool ChildRun::derivedHere() const { return derivedHeadToHead(racedHere()); }
 
 bool ChildRun::stopAt(const std::string &where) {
   // A dry run records the first place racing would have stopped and goes on.

@@ -81,8 +81,9 @@ private:
   std::string racedHere() const;
   bool stoppedDominatedHere() const;
   bool stoppedBeforePairs() const;
-  /// Entered the front head to head (no pairs with the unmodified program).
-  bool enteredHere() const;
+  /// Its ratio derived head to head (entered or tied; no pairs with the
+  /// unmodified program).
+  bool derivedHere() const;
   bool stopAt(const std::string &where);
   StepResult checkCorruption() const;
   StepResult checkUninitialized();

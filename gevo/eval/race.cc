@@ -117,8 +117,14 @@ std::string enteredAfterPairs(int pairs) {
 std::string enteredAgainstMember(int pairs) {
   return absl::StrCat("enters_member:", pairs);
 }
+std::string tiedAgainstMember(int pairs) {
+  return absl::StrCat("tied_member:", pairs);
+}
 bool enteredHeadToHead(const std::string &raced) {
   return absl::StartsWith(raced, "enters_member:");
+}
+bool derivedHeadToHead(const std::string &raced) {
+  return enteredHeadToHead(raced) || absl::StartsWith(raced, "tied_member:");
 }
 
 bool stoppedDominated(const std::string &raced) {

@@ -162,14 +162,21 @@ bool derivesFrom(const RacePlan &plan, const FrontPoint &member);
 /// median times the member's), "enters:N" (timing stopped after N pairs
 /// because nothing measured dominates it: its ratio is those pairs') or
 /// "enters_member:N" (timing stopped after N pairs head to head because it
-/// beats the member to beat: its ratio is their median times the member's).
+/// beats the member to beat: its ratio is their median times the member's)
+/// or "tied_member:N" (N pairs head to head decided neither way: as fast as
+/// the member within the pairs' noise, its ratio is their median times the
+/// member's, without pairs with the unmodified program).
 std::string racedAfterPairs(int pairs);
 std::string racedAgainstMember(int pairs);
 std::string enteredAfterPairs(int pairs);
 std::string enteredAgainstMember(int pairs);
+std::string tiedAgainstMember(int pairs);
 /// Whether `raced` says the variant entered head to head, its ratio derived
 /// from the member it beat ("enters_member:N"; FrontPoint::derived).
 bool enteredHeadToHead(const std::string &raced);
+/// Whether `raced` says the variant's ratio was derived head to head from a
+/// member's ("enters_member:N" or "tied_member:N"; FrontPoint::derived).
+bool derivedHeadToHead(const std::string &raced);
 inline constexpr char kRacedAfterFirstRun[] = "first_run";
 /// Stopped during its first run at RacePlan::runLimitMs (a timeout).
 inline constexpr char kRacedAtRunLimit[] = "run_limit";

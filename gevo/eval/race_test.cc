@@ -172,6 +172,14 @@ TEST(Race, RacedSaysWhetherItStoppedDominated) {
   EXPECT_TRUE(enteredHeadToHead(enteredAgainstMember(2)));
   EXPECT_FALSE(enteredHeadToHead(enteredAfterPairs(3)));
   EXPECT_FALSE(enteredHeadToHead(racedAgainstMember(2)));
+  // A tie head to head: its ratio derived, neither stopped nor entered.
+  EXPECT_EQ(tiedAgainstMember(5), "tied_member:5");
+  EXPECT_TRUE(derivedHeadToHead(tiedAgainstMember(5)));
+  EXPECT_TRUE(derivedHeadToHead(enteredAgainstMember(2)));
+  EXPECT_FALSE(derivedHeadToHead(racedAgainstMember(2)));
+  EXPECT_FALSE(enteredHeadToHead(tiedAgainstMember(5)));
+  EXPECT_FALSE(stoppedDominated(tiedAgainstMember(5)));
+  EXPECT_FALSE(enteredEarly(tiedAgainstMember(5)));
 }
 
 TEST(Race, NonDominatedKeepsTheStaircase) {

@@ -62,10 +62,10 @@ StepResult ChildRun::runSteps(mlir::ModuleOp module) {
     if (stoppedBeforePairs()) {
       // One run, or pairs with the member to beat: not the unmodified
       // program. A dominated variant never counts as a front member and
-      // needs no check that guards a timing; one that entered head to head
-      // had its corruption check on the member and still needs the check
-      // for reads of memory it never wrote.
-      if (enteredHere())
+      // needs no check that guards a timing; one whose ratio was derived head
+      // to head had its corruption check on the member and still needs the
+      // check for reads of memory it never wrote.
+      if (derivedHere())
         if (StepResult failed = checkUninitialized())
           return failed;
       header["run_ms"] = llvm::json::Array(runs.ms);

@@ -114,7 +114,7 @@ void BatchEvaluator::updateFront(const std::vector<Individual> &batch) {
     if (m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0) {
       points.push_back({m.error(), m.runtimeRatio,
                         static_cast<int>(m.runMs.size()), individual.key,
-                        enteredHeadToHead(m.raced)});
+                        derivedHeadToHead(m.raced)});
       memberEdits.try_emplace(individual.key, individual.edits);
     }
     if (m.ok() && m.pairSpread > 0 && !individual.cached)

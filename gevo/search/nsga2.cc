@@ -2,6 +2,8 @@
 
 #include "gevo/search/nsga2.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 
@@ -100,6 +102,40 @@ std::vector<size_t> selectSurvivors(const std::vector<Objectives> &objectives,
 
 std::vector<size_t> nonDominated(const std::vector<Objectives> &objectives,
                                  const std::vector<bool> &feasible) {
+  // A point's dominators all come before it in lexicographic order, and one
+  // of them is on the front: each point is compared with the front found so
+  // far only (the archive holds thousands of points, its front dozens).
+  std::vector<size_t> order;
+  for (size_t i = 0; i < objectives.size(); ++i) {
+    if (!feasible[i])
+      continue;
+    for (double value : objectives[i])
+      if (std::isnan(value))
+        return nonDominatedByPairs(objectives, feasible);
+    order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return objectives[a] < objectives[b];
+  });
+  std::vector<size_t> front;
+  for (size_t i : order) {
+    bool keep = true;
+    for (size_t j : front)
+      if (dominates(objectives[j], objectives[i]) ||
+          objectives[j] == objectives[i]) {
+        keep = false;
+        break;
+      }
+    if (keep)
+      front.push_back(i);
+  }
+  std::sort(front.begin(), front.end());
+  return front;
+}
+
+std::vector<size_t>
+nonDominatedByPairs(const std::vector<Objectives> &objectives,
+                    const std::vector<bool> &feasible) {
   std::vector<size_t> front;
   for (size_t i = 0; i < objectives.size(); ++i) {
     if (!feasible[i])

@@ -48,6 +48,11 @@ std::vector<size_t> selectSurvivors(const std::vector<Objectives> &objectives,
 /// duplicates of a point listed once (the first).
 std::vector<size_t> nonDominated(const std::vector<Objectives> &objectives,
                                  const std::vector<bool> &feasible);
+/// The same by comparing every pair (what nonDominated() falls back to when
+/// an objective is NaN, which has no order).
+std::vector<size_t>
+nonDominatedByPairs(const std::vector<Objectives> &objectives,
+                    const std::vector<bool> &feasible);
 
 /// Whether `a` dominates `b` (no worse anywhere, better somewhere).
 bool dominates(const Objectives &a, const Objectives &b);

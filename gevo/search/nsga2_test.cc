@@ -3,6 +3,7 @@
 #include "gevo/search/nsga2.h"
 
 #include <cmath>
+#include <random>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -75,6 +76,29 @@ TEST(Nsga2Test, NonDominatedListsEachPointOnce) {
   EXPECT_TRUE(dominates({1, 1}, {1, 2}));
   EXPECT_FALSE(dominates({1, 2}, {1, 2}));
   EXPECT_FALSE(dominates({0, 3}, {1, 2}));
+}
+
+// The sorted sweep nonDominated() makes lists what comparing every pair
+// lists, on random archives with ties, repeats and infeasible points, in two
+// and three objectives, and with a NaN (the pairwise fallback).
+TEST(Nsga2Test, NonDominatedAgreesWithEveryPairCompared) {
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> coarse(0, 9);
+  for (int round = 0; round < 200; ++round) {
+    size_t n = 1 + round % 60, dims = 2 + round % 2;
+    std::vector<Objectives> points(n, Objectives(dims));
+    std::vector<bool> feasible(n);
+    for (size_t i = 0; i < n; ++i) {
+      for (double &value : points[i])
+        value = coarse(rng) * 0.25;
+      feasible[i] = coarse(rng) != 0;
+    }
+    if (round % 10 == 9)
+      points[n / 2][0] = std::nan("");
+    EXPECT_EQ(nonDominated(points, feasible),
+              nonDominatedByPairs(points, feasible))
+        << "round " << round;
+  }
 }
 
 TEST(Nsga2Test, HypervolumeOfKnownPoints) {

@@ -25,10 +25,11 @@ std::vector<std::string> keysOf(const std::vector<Edit> &edits) {
   return keys;
 }
 
-/// |a ∩ b| / |a ∪ b| of two sorted lists (1 for two empty ones).
-double jaccard(const std::vector<std::string> &a,
-               const std::vector<std::string> &b) {
-  if (a.empty() && b.empty())
+/// |a ∩ b| / |a ∪ b| of two sorted lists (1 for two empty ones), `a`
+/// holding `aSize` elements of which only those in `a` can be shared.
+double jaccard(const std::vector<int> &a, size_t aSize,
+               const std::vector<int> &b) {
+  if (aSize == 0 && b.empty())
     return 1;
   size_t shared = 0;
   for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
@@ -40,7 +41,7 @@ double jaccard(const std::vector<std::string> &a,
       ++j;
     }
   }
-  return static_cast<double>(shared) / (a.size() + b.size() - shared);
+  return static_cast<double>(shared) / (aSize + b.size() - shared);
 }
 
 /// The slope of log(y) on log(x) by least squares over the positive pairs;
@@ -125,7 +126,11 @@ void Surrogate::fit(const std::vector<const Individual *> &measured) {
       kinds[kind].second += sample.bad;
     }
     for (const std::string &key : sample.edits) {
-      EditStats &stats = edits[key];
+      auto [it, added] = edits.try_emplace(key);
+      EditStats &stats = it->second;
+      if (added)
+        stats.id = static_cast<int>(edits.size()) - 1;
+      sample.ids.push_back(stats.id);
       ++stats.count;
       stats.bad += sample.bad;
     }
@@ -134,6 +139,7 @@ void Surrogate::fit(const std::vector<const Individual *> &measured) {
       for (size_t k = 0; k < n; ++k)
         means[k] += sample.objectives[k];
     }
+    std::sort(sample.ids.begin(), sample.ids.end());
     samples.push_back(std::move(sample));
   }
   for (double &mean : means)
@@ -186,12 +192,17 @@ Prediction Surrogate::predict(const std::vector<Edit> &editList,
                               double staticCost) const {
   Prediction prediction;
   std::vector<std::string> keys = keysOf(editList);
+  std::vector<int> ids; // of the keys some sample holds
+  for (const std::string &key : keys)
+    if (auto it = edits.find(key); it != edits.end())
+      ids.push_back(it->second.id);
+  std::sort(ids.begin(), ids.end());
   const Sample *nearest = nullptr;
   double best = -1;
   for (const Sample &sample : samples) {
     if (sample.bad)
       continue;
-    double similarity = jaccard(keys, sample.edits);
+    double similarity = jaccard(ids, keys.size(), sample.ids);
     if (similarity > best)
       best = similarity, nearest = &sample;
   }

@@ -50,6 +50,7 @@ public:
 private:
   struct Sample {
     std::vector<std::string> edits; // editKey()s, sorted
+    std::vector<int> ids;           // their EditStats::id, sorted
     std::vector<double> objectives;
     double staticCost = 0;
     bool bad = false;
@@ -60,6 +61,9 @@ private:
     /// variants holding the edit, and how many those were.
     std::vector<double> excess;
     int okCount = 0;
+    /// The key's number in this fit: similarities compare numbers, not
+    /// strings (predict() runs over every sample for every candidate).
+    int id = 0;
   };
   double failureRate(const std::string &key, EditKind kind) const;
   double effect(const std::string &key, size_t objective) const;
