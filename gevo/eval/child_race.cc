@@ -58,6 +58,7 @@ StepResult ChildRun::firstRun() {
       break;
   }
   runs.ms.push_back(readingMs);
+  variantRanLast = true;
   if (!score)
     return std::nullopt; // timeRuns() reports it
   if (score->nonFiniteRows > 0) {
@@ -111,6 +112,7 @@ StepResult ChildRun::raceMember() {
   // member that fails a run leaves the variant to the unmodified program.
   if (!held->second->run(*inputs).ok())
     return std::nullopt;
+  variantRanLast = false; // and each pair below ends with the member
   TimedRuns pairs;
   RunSchedule schedule;
   schedule.interleavedPairs = request.interleavedPairs;

@@ -104,6 +104,9 @@ private:
   double firstError = -1;
   /// Racing made the variant's first run before any pair (it warmed it up).
   bool firstRunMade = false;
+  /// Whether the last run this child made was the variant's (the next
+  /// pairs start with the other program: run_schedule.h).
+  bool variantRanLast = false;
   /// Timed head to head with the member to beat, it was not slower
   /// (raceMember): the pairs with the unmodified program may not stop it as
   /// dominated.

@@ -2,9 +2,10 @@
 //
 // Which runs a sandboxed child makes of a variant, and in what order: warm-up
 // runs, then timed ones; or, for noise control, timed pairs with the
-// unmodified program, alternating which goes first so that drift hits both
-// alike. Shared by the CPU and the GPU target's children, which differ only
-// in how one run is made and timed.
+// unmodified program, the two programs strictly alternating so that no run
+// follows one of the same program (which would find its data in the caches).
+// Shared by the CPU and the GPU target's children, which differ only in how
+// one run is made and timed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_EVAL_RUN_SCHEDULE_H
@@ -27,6 +28,9 @@ struct RunSchedule {
   /// each timed pair (the pairs made so far); false ends the schedule there,
   /// which is not a failure. Empty: every run is made.
   std::function<bool(int pairsDone)> keepGoing;
+  /// Whether the child's last run before this schedule was the variant's
+  /// (racing's first run): the pairs then start with the other program.
+  bool variantRanLast = false;
 };
 
 /// A failed run: its status, and whether it was the unmodified program's.

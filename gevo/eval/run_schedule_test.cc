@@ -34,20 +34,27 @@ TEST(RunSchedule, WarmUpThenTimedRunsOfTheVariantAlone) {
   EXPECT_EQ(r.runs, "vvVVV");
 }
 
-TEST(RunSchedule, PairsAlternateWhichGoesFirst) {
+TEST(RunSchedule, PairsNeverRunOneProgramTwiceInARow) {
   Recorder r;
   EXPECT_FALSE(run(r, {1, 5, 3}).has_value());
-  EXPECT_EQ(r.runs, "vbVBBVVB");
+  EXPECT_EQ(r.runs, "vbVBVBVB");
+  // After a run of the variant (racing's first run), the unmodified program
+  // goes first in every pair.
+  Recorder after;
+  RunSchedule schedule{0, 5, 3};
+  schedule.variantRanLast = true;
+  EXPECT_FALSE(run(after, schedule).has_value());
+  EXPECT_EQ(after.runs, "BVBVBV");
 }
 
 TEST(RunSchedule, StopsAtTheFirstFailureAndSaysWhose) {
   Recorder r;
-  r.failAt = 4; // the second pair's baseline, which goes first
+  r.failAt = 3; // the first timed pair's baseline
   std::optional<ScheduleFailure> failure = run(r, {1, 5, 3});
   ASSERT_TRUE(failure.has_value());
   EXPECT_TRUE(failure->baseline);
   EXPECT_EQ(failure->status.message(), "boom");
-  EXPECT_EQ(r.runs, "vbVBB");
+  EXPECT_EQ(r.runs, "vbVB");
   Recorder v;
   v.failAt = 0;
   failure = run(v, {1, 5, 0});
@@ -65,7 +72,7 @@ TEST(RunSchedule, RacingStopsAfterTheWarmUpOrAPairWithoutFailing) {
     return pairs < 2;
   };
   EXPECT_FALSE(run(r, schedule).has_value());
-  EXPECT_EQ(r.runs, "vbVBBV"); // warm-up pair, then two timed pairs
+  EXPECT_EQ(r.runs, "vbVBVB"); // warm-up pair, then two timed pairs
   EXPECT_EQ(asked, (std::vector<int>{0, 1, 2}));
   Recorder first;
   schedule.keepGoing = [](int) { return false; };
@@ -82,7 +89,7 @@ TEST(RunSchedule, RacingIsNotAskedAfterTheLastPair) {
     return true;
   };
   EXPECT_FALSE(run(r, schedule).has_value());
-  EXPECT_EQ(r.runs, "vbVBBV");
+  EXPECT_EQ(r.runs, "vbVBVB");
   EXPECT_EQ(asked, 2); // after the warm-up and after the first pair
 }
 

@@ -155,9 +155,11 @@ StepResult ChildRun::timeRuns() {
     if (!before.ok())
       return StepFailure{"baseline", std::string(before.status().message())};
     baselineBefore = std::move(before->results);
+    variantRanLast = false;
   }
   RunSchedule schedule = s.schedule;
   schedule.interleavedPairs = request.interleavedPairs;
+  schedule.variantRanLast = variantRanLast;
   // No warm-up pair after racing's first run, which warmed the variant up;
   // the unmodified program ran above, or, with racing live, first runs in
   // the first pair (measured as such in §11). A target that checks nothing
