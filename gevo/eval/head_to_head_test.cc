@@ -11,28 +11,53 @@
 namespace gevo {
 namespace {
 
+/// The session's fixture with slow_twin.mlir (the unmodified program's
+/// logits after a long loop) held compiled as the one front member.
+class HeadToHeadTest : public VariantSessionTest {
+protected:
+  /// Measures the unmodified program fully (`full`), holds slow_twin.mlir
+  /// as `key` and races `request` against it as a member of stored ratio
+  /// `ratio`, whose first reading never stops a variant.
+  void holdTwin(const std::string &key, double ratio) {
+    full = measureRaced({});
+    ASSERT_TRUE(full.ok()) << full.detail;
+    slow = fixture("slow_twin.mlir");
+    ASSERT_TRUE(slow);
+    ASSERT_TRUE(session->holdOpponent(key, *slow).ok());
+    request.interleavedPairs = kRacePairs;
+    request.race.front = {{full.error(), ratio, kRacePairs, key}};
+    request.race.referenceMs = full.medianRunMs;
+    request.race.firstReadingMargin = 1e6;
+  }
+  /// `m` was timed in all its pairs with the unmodified program (not raced
+  /// to a stop, no ratio derived head to head).
+  static void expectTimedFully(const Measurement &m) {
+    ASSERT_TRUE(m.ok()) << m.detail;
+    EXPECT_EQ(m.raced, "");
+    EXPECT_EQ(m.runMs.size(), static_cast<size_t>(kRacePairs));
+    EXPECT_GT(m.baselineMedianRunMs, 0);
+  }
+  mlir::OwningOpRef<mlir::ModuleOp> twin() {
+    return mlir::OwningOpRef<mlir::ModuleOp>(slow->clone());
+  }
+
+  Measurement full;
+  mlir::OwningOpRef<mlir::ModuleOp> slow;
+  RunRequest request;
+};
+
 // Head to head: a front member the parent compiled (here slow_twin.mlir,
 // held as a member whose stored ratio is 0.5) stops a variant as fast as it
 // (slow_twin.mlir again) after pairs of the two, whatever its stored
 // reading; its ratio is theirs times the member's. (The unmodified program
 // runs for microseconds, whose pairs scatter too widely to decide.)
-TEST_F(VariantSessionTest, RacingHeadToHeadStopsATwinOfAHeldMember) {
-  Measurement full = measureRaced({});
-  ASSERT_TRUE(full.ok()) << full.detail;
+TEST_F(HeadToHeadTest, RacingHeadToHeadStopsATwinOfAHeldMember) {
   ASSERT_TRUE(session->holdsOpponents());
-  mlir::OwningOpRef<mlir::ModuleOp> slow = fixture("slow_twin.mlir");
-  ASSERT_TRUE(slow);
-  ASSERT_TRUE(session->holdOpponent("twin", *slow).ok());
+  holdTwin("twin", 0.5);
   EXPECT_TRUE(session->holdsOpponent("twin"));
-  RunRequest request;
-  request.interleavedPairs = kRacePairs;
-  request.race.front = {{full.error(), 0.5, kRacePairs, "twin"}};
-  request.race.referenceMs = full.medianRunMs;
-  request.race.firstReadingMargin = 1e6; // the first reading never stops it
-  request.race.band = 0.3;               // ratios within 30% count as equal
+  request.race.band = 0.3; // ratios within 30% count as equal
   SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
-  Measurement m = session->evaluate(
-      pool, mlir::OwningOpRef<mlir::ModuleOp>(slow->clone()), request);
+  Measurement m = session->evaluate(pool, twin(), request);
   ASSERT_TRUE(m.ok()) << m.detail;
   EXPECT_TRUE(stoppedDominated(m.raced)) << m.raced;
   EXPECT_EQ(m.raced, racedAgainstMember(static_cast<int>(m.runMs.size())));
@@ -44,16 +69,14 @@ TEST_F(VariantSessionTest, RacingHeadToHeadStopsATwinOfAHeldMember) {
   // A member whose logits score another error than the front says was
   // computed from memory the variant wrote: the variant fails.
   request.race.front = {{full.error() - 0.01, 0.5, kRacePairs, "twin"}};
-  Measurement corrupt = session->evaluate(
-      pool, mlir::OwningOpRef<mlir::ModuleOp>(slow->clone()), request);
+  Measurement corrupt = session->evaluate(pool, twin(), request);
   EXPECT_EQ(corrupt.outcome, Outcome::OutOfBounds) << corrupt.detail;
   // A member no longer on the front is freed; a key never held is timed
   // against the unmodified program.
   session->keepOpponents({});
   EXPECT_FALSE(session->holdsOpponent("twin"));
   request.race.front = {{full.error(), 0.5, kRacePairs, "twin"}};
-  Measurement plain = session->evaluate(
-      pool, mlir::OwningOpRef<mlir::ModuleOp>(slow->clone()), request);
+  Measurement plain = session->evaluate(pool, twin(), request);
   ASSERT_TRUE(plain.ok()) << plain.detail;
   EXPECT_GT(plain.baselineMedianRunMs, 0);
 }
@@ -65,19 +88,10 @@ TEST_F(VariantSessionTest, RacingHeadToHeadStopsATwinOfAHeldMember) {
 // derived so, or one shorter than RacePlan::minDerivingMs, it is timed
 // against the unmodified program instead, and those pairs cannot stop it as
 // dominated by the member's stored reading.
-TEST_F(VariantSessionTest, RacingHeadToHeadEntersAVariantThatBeatsTheMember) {
-  Measurement full = measureRaced({});
-  ASSERT_TRUE(full.ok()) << full.detail;
-  mlir::OwningOpRef<mlir::ModuleOp> slow = fixture("slow_twin.mlir");
-  ASSERT_TRUE(slow);
-  ASSERT_TRUE(session->holdOpponent("slow", *slow).ok());
-  RunRequest request;
-  request.interleavedPairs = kRacePairs;
+TEST_F(HeadToHeadTest, RacingHeadToHeadEntersAVariantThatBeatsTheMember) {
   // Its stored ratio (2: it is slower than the unmodified program).
-  request.race.front = {{full.error(), 2.0, kRacePairs, "slow"}};
-  request.race.referenceMs = full.medianRunMs;
-  request.race.firstReadingMargin = 100; // the first reading never stops it
-  request.race.minDerivingMs = 0;        // the member counts as long
+  holdTwin("slow", 2.0);
+  request.race.minDerivingMs = 0; // the member counts as long
   SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
   auto unmodified = [&] {
     return mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone());
@@ -106,13 +120,9 @@ TEST_F(VariantSessionTest, RacingHeadToHeadEntersAVariantThatBeatsTheMember) {
   request.race.front[0].derived = false;
   request.race.front[0].ratio = 0.01;
   request.race.minDerivingMs = RacePlan().minDerivingMs;
-  request.race.firstReadingMargin = 1e6;
   ASSERT_LT(0.01 * request.race.referenceMs, request.race.minDerivingMs);
   Measurement lucky = session->evaluate(pool, unmodified(), request);
-  ASSERT_TRUE(lucky.ok()) << lucky.detail;
-  EXPECT_EQ(lucky.raced, "");
-  EXPECT_EQ(lucky.runMs.size(), static_cast<size_t>(kRacePairs));
-  EXPECT_GT(lucky.baselineMedianRunMs, 0);
+  expectTimedFully(lucky);
   EXPECT_GT(lucky.runtimeRatio, 0.1);
 }
 
@@ -121,21 +131,11 @@ TEST_F(VariantSessionTest, RacingHeadToHeadEntersAVariantThatBeatsTheMember) {
 // variant's ratio is the pairs' times the member's and the unmodified
 // program never runs; against a shorter one it is timed fully against the
 // unmodified program, and not stopped as dominated.
-TEST_F(VariantSessionTest, RacingHeadToHeadTieDerivesFromALongMember) {
-  Measurement full = measureRaced({});
-  ASSERT_TRUE(full.ok()) << full.detail;
-  mlir::OwningOpRef<mlir::ModuleOp> slow = fixture("slow_twin.mlir");
-  ASSERT_TRUE(slow);
-  ASSERT_TRUE(session->holdOpponent("twin", *slow).ok());
-  RunRequest request;
-  request.interleavedPairs = kRacePairs;
-  request.race.front = {{full.error(), 0.5, kRacePairs, "twin"}};
-  request.race.referenceMs = full.medianRunMs;
-  request.race.firstReadingMargin = 1e6; // the first reading never stops it
-  request.race.pairNoise = 10;           // no interval decides
-  request.race.minDerivingMs = 0;        // the member counts as long
+TEST_F(HeadToHeadTest, RacingHeadToHeadTieDerivesFromALongMember) {
+  holdTwin("twin", 0.5);
+  request.race.pairNoise = 10;    // no interval decides
+  request.race.minDerivingMs = 0; // the member counts as long
   SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
-  auto twin = [&] { return mlir::OwningOpRef<mlir::ModuleOp>(slow->clone()); };
   Measurement tied = session->evaluate(pool, twin(), request);
   ASSERT_TRUE(tied.ok()) << tied.detail;
   EXPECT_EQ(tied.raced, tiedAgainstMember(kRacePairs));
@@ -148,11 +148,7 @@ TEST_F(VariantSessionTest, RacingHeadToHeadTieDerivesFromALongMember) {
   EXPECT_EQ(tied.baselineMedianRunMs, 0); // the unmodified program never ran
   request.race.minDerivingMs = RacePlan().minDerivingMs;
   ASSERT_LT(0.5 * request.race.referenceMs, request.race.minDerivingMs);
-  Measurement plain = session->evaluate(pool, twin(), request);
-  ASSERT_TRUE(plain.ok()) << plain.detail;
-  EXPECT_EQ(plain.raced, "");
-  EXPECT_EQ(plain.runMs.size(), static_cast<size_t>(kRacePairs));
-  EXPECT_GT(plain.baselineMedianRunMs, 0);
+  expectTimedFully(session->evaluate(pool, twin(), request));
 }
 
 } // namespace
