@@ -133,6 +133,8 @@ std::string toJsonLine(const Measurement &m) {
   };
   if (!m.loweringFallback.empty())
     object["lowering_fallback"] = m.loweringFallback;
+  if (m.childMs > 0)
+    object["child_ms"] = m.childMs;
   if (m.runtimeRatio > 0) {
     object["runtime_ratio"] = m.runtimeRatio;
     object["baseline_median_run_ms"] = m.baselineMedianRunMs;
@@ -185,6 +187,7 @@ absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text) {
   number("parse_ms", m.parseMs);
   number("lower_ms", m.lowerMs);
   number("codegen_ms", m.codegenMs);
+  number("child_ms", m.childMs);
   number("static_cost", m.staticCost);
   number("lowered_ops", m.loweredOps);
   number("runtime_ratio", m.runtimeRatio);

@@ -53,6 +53,10 @@ struct Measurement {
   std::vector<double> runMs;
   double medianRunMs = 0;
   double parseMs = 0, lowerMs = 0, codegenMs = 0;
+  /// Wall-clock ms of the child that measured it, from its fork until the
+  /// parent saw it end (a busy parent notices late); 0 where no child ran
+  /// (a cache hit, IR that does not verify).
+  double childMs = 0;
   /// Set when the default (vector) pipeline could not lower the variant and
   /// the plain one did: why, in one line. Its run time is then plain code's.
   std::string loweringFallback;

@@ -77,6 +77,7 @@ void EvaluationSession::submit(SandboxPool &pool,
               [this, staticCost, done = std::move(done)](ChildResult result) {
                 Measurement m = decode(result);
                 m.staticCost = staticCost;
+                m.childMs = result.wallMs;
                 done(std::move(m));
               });
   // The child has its own copy now; `variant` is freed here.

@@ -220,10 +220,16 @@ TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
   EXPECT_EQ(m.raced, "");
   EXPECT_EQ(m.wouldRace, kRacedAfterFirstRun);
   EXPECT_EQ(m.runMs.size(), static_cast<size_t>(kRacePairs));
-  // It survives the cache's JSON.
+  // Its child's wall time covers at least its runs; it and the rest survive
+  // the cache's JSON.
+  double runs = 0;
+  for (double ms : m.runMs)
+    runs += ms;
+  EXPECT_GE(m.childMs, runs);
   absl::StatusOr<Measurement> back = parseMeasurementJson(toJsonLine(m));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->wouldRace, kRacedAfterFirstRun);
+  EXPECT_EQ(back->childMs, m.childMs);
 }
 
 } // namespace

@@ -48,7 +48,7 @@ absl::Status HistoryWriter::open(const std::string &path,
     for (const std::string &name : objectives)
       file << "," << name;
     file << ",validation_accuracy,median_run_ms,lower_ms,codegen_ms,"
-            "runtime_ratio,cached,raced,detail\n";
+            "child_ms,runtime_ratio,cached,raced,detail\n";
   }
   return absl::OkStatus();
 }
@@ -68,6 +68,7 @@ void HistoryWriter::append(int generation, const std::string &key,
        << absl::StrFormat("%.3f", m.medianRunMs) << ","
        << absl::StrFormat("%.1f", m.lowerMs) << ","
        << absl::StrFormat("%.1f", m.codegenMs) << ","
+       << absl::StrFormat("%.1f", m.childMs) << ","
        << absl::StrFormat("%.4f", m.runtimeRatio) << "," << (cached ? 1 : 0)
        << "," << csvField(m.raced) << "," << csvField(m.detail) << "\n";
 }
