@@ -60,8 +60,7 @@ std::vector<Candidate> nearestStopped(const Checkpoint &checkpoint,
     const Measurement &m = individual.measurement;
     // A tie head to head took its ratio from the member's: it is checked
     // as a stopped variant is.
-    bool tied = derivedHeadToHead(m.raced) && !enteredHeadToHead(m.raced);
-    if (!m.ok() || !(stoppedDominated(m.raced) || tied) ||
+    if (!m.ok() || !(stoppedDominated(m.raced) || tiedHeadToHead(m.raced)) ||
         m.error() > maxError || !seen.insert(individual.key).second)
       continue;
     double toBeat = ratioToBeat(front, m.error());

@@ -123,8 +123,11 @@ std::string tiedAgainstMember(int pairs) {
 bool enteredHeadToHead(const std::string &raced) {
   return absl::StartsWith(raced, "enters_member:");
 }
+bool tiedHeadToHead(const std::string &raced) {
+  return absl::StartsWith(raced, "tied_member:");
+}
 bool derivedHeadToHead(const std::string &raced) {
-  return enteredHeadToHead(raced) || absl::StartsWith(raced, "tied_member:");
+  return enteredHeadToHead(raced) || tiedHeadToHead(raced);
 }
 
 bool stoppedDominated(const std::string &raced) {

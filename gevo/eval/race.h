@@ -174,6 +174,9 @@ std::string tiedAgainstMember(int pairs);
 /// Whether `raced` says the variant entered head to head, its ratio derived
 /// from the member it beat ("enters_member:N"; FrontPoint::derived).
 bool enteredHeadToHead(const std::string &raced);
+/// Whether `raced` says the pairs head to head decided neither way and the
+/// variant took the derived ratio ("tied_member:N").
+bool tiedHeadToHead(const std::string &raced);
 /// Whether `raced` says the variant's ratio was derived head to head from a
 /// member's ("enters_member:N" or "tied_member:N"; FrontPoint::derived).
 bool derivedHeadToHead(const std::string &raced);

@@ -175,6 +175,8 @@ TEST(Race, RacedSaysWhetherItStoppedDominated) {
   // A tie head to head: its ratio derived, neither stopped nor entered.
   EXPECT_EQ(tiedAgainstMember(5), "tied_member:5");
   EXPECT_TRUE(derivedHeadToHead(tiedAgainstMember(5)));
+  EXPECT_TRUE(tiedHeadToHead(tiedAgainstMember(5)));
+  EXPECT_FALSE(tiedHeadToHead(enteredAgainstMember(2)));
   EXPECT_TRUE(derivedHeadToHead(enteredAgainstMember(2)));
   EXPECT_FALSE(derivedHeadToHead(racedAgainstMember(2)));
   EXPECT_FALSE(enteredHeadToHead(tiedAgainstMember(5)));
