@@ -39,7 +39,8 @@ cl::opt<std::string>
            cl::desc("Continue the run in this directory from its last "
                     "checkpoint, with the settings it started with "
                     "(--budget, --generations and --workers may be given "
-                    "again to change them)"),
+                    "again to change them); a run another version wrote "
+                    "with other history.csv columns is refused"),
            cl::value_desc("dir"), cl::cat(category));
 cl::opt<std::string> exploreCsv(
     "explore",

@@ -173,12 +173,12 @@ struct Tally {
                                  "no other count)");
     return absl::StrFormat(
         "\n%s: median %.2fx the evaluations/s (goal 5x), median hypervolume "
-        "ratio %.3f (goal 1.0), %d false stops in both checks, %d of them %s, "
+        "ratio %.3f (goal 1.0), %d false %s in both checks, %d of them %s, "
         "over %d %s of %s (the issue asks for 3 seeds of 30 "
         "minutes).\n\n",
         met ? "**Goal met**" : "**Goal missed**", rate, volume, falseStops,
-        confirmed, how, int(rates.size()), rates.size() == 1 ? "seed" : "seeds",
-        budget);
+        falseStops == 1 ? "stop" : "stops", confirmed, how, int(rates.size()),
+        rates.size() == 1 ? "seed" : "seeds", budget);
   }
 };
 

@@ -2,10 +2,9 @@
 
 #include "gevo/workbench/history_writer.h"
 
-#include "gevo/support/file_io.h"
-
 #include <cstdlib>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -22,34 +21,58 @@ std::string kindsOf(const std::vector<Edit> &edits) {
   return absl::StrJoin(kinds, "+");
 }
 
+std::string historyHeader(const std::vector<std::string> &objectives) {
+  std::string header = "generation,key,outcome,edits,kinds";
+  for (const std::string &name : objectives)
+    absl::StrAppend(&header, ",", name);
+  absl::StrAppend(&header, ",validation_accuracy,median_run_ms,lower_ms,",
+                  "codegen_ms,child_ms,runtime_ratio,cached,raced,detail");
+  return header;
+}
+
+/// Keeps `path`'s header and its rows through `keepThroughGeneration`; an
+/// empty file is left for open() to start afresh. A header other than this
+/// version's is an error: rows appended under it would misread.
+static absl::StatusOr<bool> keepRows(const std::string &path,
+                                     const std::string &header,
+                                     int keepThroughGeneration) {
+  std::ifstream in(path);
+  std::string line, kept;
+  if (!std::getline(in, line))
+    return false;
+  if (line != header)
+    return absl::FailedPreconditionError(absl::StrCat(
+        path,
+        ":1: its columns are not those this version writes (an earlier "
+        "version's run?); move it aside to resume without its rows\n"
+        "  found:    ",
+        line, "\n  expected: ", header));
+  kept = line + "\n";
+  while (std::getline(in, line))
+    if (std::atoi(line.c_str()) <= keepThroughGeneration)
+      kept += line + "\n";
+  if (absl::Status status = writeOutput(path, kept); !status.ok())
+    return status;
+  return true;
+}
+
 absl::Status HistoryWriter::open(const std::string &path,
                                  const std::vector<std::string> &names,
                                  int keepThroughGeneration) {
   objectives = names;
-  bool exists = static_cast<bool>(std::ifstream(path));
-  if (exists && keepThroughGeneration >= 0) {
-    std::ifstream in(path);
-    std::string line, kept;
-    bool header = true;
-    while (std::getline(in, line)) {
-      if (header || std::atoi(line.c_str()) <= keepThroughGeneration)
-        kept += line + "\n";
-      header = false;
-    }
-    if (absl::Status status = writeOutput(path, kept); !status.ok())
-      return status;
+  std::string header = historyHeader(objectives);
+  bool fresh = true;
+  if (keepThroughGeneration >= 0 && std::ifstream(path)) {
+    absl::StatusOr<bool> kept = keepRows(path, header, keepThroughGeneration);
+    if (!kept.ok())
+      return kept.status();
+    fresh = !*kept;
   }
-  bool fresh = !exists || keepThroughGeneration < 0;
   file.open(path, fresh ? std::ios::trunc : std::ios::app);
   if (!file)
     return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
-  if (fresh) {
-    file << "generation,key,outcome,edits,kinds";
-    for (const std::string &name : objectives)
-      file << "," << name;
-    file << ",validation_accuracy,median_run_ms,lower_ms,codegen_ms,"
-            "child_ms,runtime_ratio,cached,raced,detail\n";
-  }
+  if (fresh)
+    file << header << "\n";
   return absl::OkStatus();
 }
 

@@ -27,7 +27,8 @@ class HistoryWriter {
 public:
   /// Opens `path` for appending. With `keepThroughGeneration` >= 0 (a
   /// resume), rows of later generations (the one a crash interrupted) are
-  /// dropped first.
+  /// dropped first, and a header other than historyHeader()'s is an error
+  /// (FailedPrecondition, naming both).
   absl::Status open(const std::string &path,
                     const std::vector<std::string> &objectives,
                     int keepThroughGeneration);
@@ -42,6 +43,9 @@ private:
   std::ofstream file;
   std::vector<std::string> objectives;
 };
+
+/// history.csv's first line (no newline) for these objectives.
+std::string historyHeader(const std::vector<std::string> &objectives);
 
 /// "delete+copy+constant": the kinds of `edits`, as history.csv and
 /// front.json show them.

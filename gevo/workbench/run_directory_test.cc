@@ -2,6 +2,8 @@
 
 #include "gevo/workbench/run_directory.h"
 
+#include "gevo/workbench/history_writer.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +85,34 @@ TEST(RunDirectoryTest, ReadsFilesWrittenBefore) {
   EXPECT_EQ(history.rows[1][4], "a,b");
   EXPECT_TRUE(dir.readOperators().header.empty());
   EXPECT_FALSE(RunDirectory(path + "/none").readRun().ok());
+}
+
+TEST(RunDirectoryTest, ResumedHistoryKeepsFinishedGenerations) {
+  RunDirectory dir(scratch("history"));
+  ASSERT_TRUE(dir.create().ok());
+  std::string path = dir.historyPath();
+  std::vector<std::string> objectives = {"runtime", "error"};
+  std::string header = historyHeader(objectives);
+  std::ofstream(path) << header << "\n0,a,ok\n1,b,ok\n2,c,crash\n";
+  HistoryWriter writer;
+  ASSERT_TRUE(writer.open(path, objectives, 1).ok());
+  writer.flush();
+  CsvTable kept = dir.readHistory();
+  ASSERT_EQ(kept.rows.size(), 2u);
+  EXPECT_EQ(kept.rows[1][1], "b");
+  EXPECT_EQ(kept.column("child_ms"), 11u);
+
+  // A run of a version without child_ms: appending to it would shift the
+  // columns after codegen_ms, so resuming is refused with both headers.
+  std::string old = header;
+  old.erase(old.find(",child_ms"), 9);
+  std::ofstream(path) << old << "\n0,a,ok\n";
+  absl::Status status = HistoryWriter().open(path, objectives, 0);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find(path + ":1:"), std::string::npos);
+  EXPECT_NE(status.message().find("expected: " + header), std::string::npos);
+  EXPECT_EQ(dir.readHistory().rows.size(), 1u)
+      << "the old file is left as it was";
 }
 
 } // namespace
