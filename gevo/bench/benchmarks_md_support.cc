@@ -75,21 +75,6 @@ std::string relative(std::string path) {
   return path.rfind(root, 0) == 0 ? path.substr(root.size()) : path;
 }
 
-namespace {
-/// The first line of /proc/cpuinfo's `key`, or "?".
-std::string procField(const char *file, const std::string &key) {
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) {
-      size_t colon = line.find(':');
-      return colon == std::string::npos ? line : line.substr(colon + 2);
-    }
-  return "?";
-}
-
-} // namespace
-
 std::string machine() {
   struct utsname u = {};
   uname(&u);
@@ -98,8 +83,7 @@ std::string machine() {
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   double memoryKiB = std::atof(procField("/proc/meminfo", "MemTotal").c_str());
   return absl::StrFormat("%s, %u cores, %.0f GiB memory, Linux %s; written %s",
-                         procField("/proc/cpuinfo", "model name"),
-                         std::thread::hardware_concurrency(),
+                         cpuModel(), std::thread::hardware_concurrency(),
                          memoryKiB / (1 << 20), u.release, date);
 }
 

@@ -9,6 +9,7 @@
 #ifndef GEVO_BENCH_FIGURES_H
 #define GEVO_BENCH_FIGURES_H
 
+#include <fstream>
 #include <string>
 
 #include "absl/status/status.h"
@@ -19,6 +20,25 @@
 #include "llvm/Support/JSON.h"
 
 namespace gevo {
+
+/// The first line of `file` (/proc/cpuinfo, /proc/meminfo) starting with
+/// `key`, after its colon; "?" when there is none.
+inline std::string procField(const char *file, const std::string &key) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      size_t colon = line.find(':');
+      return colon == std::string::npos ? line : line.substr(colon + 2);
+    }
+  return "?";
+}
+
+/// The CPU's model name, which a figure measured on this machine records
+/// (timings from another CPU are not comparable).
+inline std::string cpuModel() {
+  return procField("/proc/cpuinfo", "model name");
+}
 
 inline absl::Status writeFigures(const std::string &path,
                                  llvm::json::Object figures) {

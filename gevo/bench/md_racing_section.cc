@@ -65,7 +65,13 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "pairs with the unmodified program, for the variants that pairs with "
       "that member did not decide (their confidence interval, widened by the "
       "variant's own spread and by the member's pairs, not faster than such "
-      "a member by more than the band after two pairs at least), "
+      "a member by more than the band after two pairs at least); both "
+      "intervals are widened, for a stop only, by how far a program under "
+      "20 ms moves from one process to another (about 9%% at 0.7 ms, 5%% at "
+      "7 ms, for the variant and the member alike; rows that do not name "
+      "their machine come from before it), and a variant dominated only "
+      "without that widening keeps its reading after three pairs "
+      "(within_noise:N; checked below as a stopped variant is), "
       "and stops timing one that "
       "enters the front once three pairs show it (head to head, faster than "
       "the member beyond the band: enters_member:N, its ratio the pairs' "
@@ -88,7 +94,8 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "tied with), measured again in the same batch. A false stop is a variant "
       "the dry "
       "run's "
-      "racing would have stopped as dominated that is faster, beyond the "
+      "racing would have stopped as dominated (or within the noise) that is "
+      "faster, beyond the "
       "band, than every variant the dry run measured fully that is at least "
       "as accurate (in the sample: than the unmodified program and every "
       "front member at least as accurate); inside the band the front's own "
@@ -124,7 +131,9 @@ struct Tally {
   int falseStops = 0, confirmed = 0, byMedian = 0;
   bool perProcess = true; // every row has both counts of the fresh processes
 
-  std::string row(const std::string &key, const RacingPair &pair) {
+  std::string row(std::string key, const RacingPair &pair) {
+    if (const auto machine = pair.on->getString("machine"))
+      key += absl::StrFormat(" (%s)", machine->str());
     double off = num(pair.off, "evaluations_per_s");
     double on = num(pair.on, "evaluations_per_s");
     double rate = off > 0 ? on / off : 0;

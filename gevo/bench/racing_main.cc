@@ -176,6 +176,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   llvm::json::Object row{
       {"workload", workload},
       {"seed", seed},
+      {"machine", gevo::cpuModel()},
       {"racing", racing},
       {"schedule", gevo::toString(config.algorithm.schedule)},
       {"race_margin", config.raceMargin},

@@ -58,9 +58,12 @@ std::vector<Candidate> nearestStopped(const Checkpoint &checkpoint,
   std::set<std::string> seen;
   for (const Individual &individual : checkpoint.archive) {
     const Measurement &m = individual.measurement;
-    // A tie head to head took its ratio from the member's: it is checked
-    // as a stopped variant is.
-    if (!m.ok() || !(stoppedDominated(m.raced) || tiedHeadToHead(m.raced)) ||
+    // A tie head to head took its ratio from the member's, and one within
+    // the process noise stopped its pairs short of a full measurement: each
+    // is checked as a stopped variant is.
+    if (!m.ok() ||
+        !(stoppedDominated(m.raced) || tiedHeadToHead(m.raced) ||
+          stoppedWithinNoise(m.raced)) ||
         m.error() > maxError || !seen.insert(individual.key).second)
       continue;
     double toBeat = ratioToBeat(front, m.error());

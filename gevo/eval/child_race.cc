@@ -11,6 +11,7 @@
 #include "gevo/eval/child_run.h"
 #include "gevo/eval/race.h"
 #include "gevo/eval/run_limit.h"
+#include "gevo/support/median.h"
 
 namespace gevo {
 namespace child {
@@ -137,13 +138,17 @@ StepResult ChildRun::raceMember() {
   // Pairs that decide neither way (as fast as the member within their
   // noise) give the same derived ratio: timing it again against the
   // unmodified program doubled what a neutral edit of a member cost (§11).
+  // A tie of two short programs (WithinNoise) never derives (the member is
+  // short): it goes on to pairs with the unmodified program.
   int n = static_cast<int>(pairs.ms.size());
   bool derives = derivesFrom(request.race, *member);
+  bool tied =
+      verdict == PairVerdict::Undecided || verdict == PairVerdict::WithinNoise;
   if (verdict == PairVerdict::Dominated)
     stopAt(racedAgainstMember(n));
   else if (verdict == PairVerdict::Enters && derives)
     stopAt(enteredAgainstMember(n));
-  else if (verdict == PairVerdict::Undecided && derives)
+  else if (tied && derives)
     stopAt(tiedAgainstMember(n));
   else {
     // Not slower than the member, head to head: the pairs with the
@@ -160,7 +165,9 @@ StepResult ChildRun::raceMember() {
 }
 
 PairVerdict ChildRun::judgeMember(const TimedRuns &pairs) const {
-  return judgeHeadToHead(request.race, pairRatios(pairs.ms, pairs.baselineMs));
+  return judgeHeadToHead(request.race, pairRatios(pairs.ms, pairs.baselineMs),
+                         pairs.baselineMs.empty() ? 0
+                                                  : median(pairs.baselineMs));
 }
 
 StepResult ChildRun::checkMember(const FrontPoint &member,
@@ -200,6 +207,10 @@ bool ChildRun::keepTiming(int pairsDone) {
     return stopAt(racedAfterPairs(pairsDone));
   case PairVerdict::Enters:
     return stopAt(enteredAfterPairs(pairsDone));
+  case PairVerdict::WithinNoise:
+    // Dominated here, not beyond what another process would read: more
+    // pairs here cannot decide, and its reading stays in the archive.
+    return stopAt(withinNoiseAfterPairs(pairsDone));
   case PairVerdict::Undecided:
     break;
   }

@@ -129,10 +129,28 @@ std::vector<double> pairRatios(const std::vector<double> &ms,
 enum class PairVerdict {
   Undecided, ///< time another pair
   Dominated, ///< a member at least as accurate is as fast or faster
-  Enters     ///< no member at least as accurate is as fast: on the front
+  Enters,    ///< no member at least as accurate is as fast: on the front
+  /// After minPairs: dominated by the pairs' interval, not beyond the
+  /// process noise (processNoise()) of a short variant or member. More pairs
+  /// in this process cannot decide it; timing stops and the pairs' median is
+  /// its ratio, as a full measurement's would be.
+  WithinNoise
 };
 PairVerdict judgePairs(const RacePlan &plan, double error,
                        const std::vector<double> &ratios);
+
+/// How far (relative standard deviation) a program's run time of `ms`
+/// moves from one process to another on the same machine, where pairs in
+/// one process cannot see it: the heap's and the code's placement differ per
+/// process. A stop as dominated must clear it for both sides (judgePairs);
+/// entering need not. Measured on the Fashion MLP training (docs/
+/// evaluation.md, "Timing noise by program length"): over 6 fresh processes
+/// a variant's ratio spread (max - min over the median) 0.10-0.53 under
+/// 1.5 ms, 0.06-0.20 at 2-16 ms, 0.04-0.07 at 20-50 ms. From
+/// kProcessNoiseUntilMs on, the band (RacePlan::band) covers it: 0 there, and
+/// for ms <= 0 (unknown).
+double processNoise(double ms);
+inline constexpr double kProcessNoiseUntilMs = 20;
 
 /// What timed pairs against the member to beat (memberToBeat(); `ratios`
 /// are the variant's time over the member's, both run here) decide:
@@ -145,8 +163,14 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
 /// the unmodified program give it); else Undecided. Head to head, the
 /// member's stored reading plays no part: a member whose reading was lucky
 /// cannot stop a variant as fast as it.
+///
+/// `memberMs` is the member's run time in these pairs (0: unknown), for the
+/// process noise of two short programs: a sub-ms variant as fast as a sub-ms
+/// member here read 35% faster than it in each of 3 fresh processes (§11,
+/// seed 2), so such a tie is WithinNoise, not Dominated.
 PairVerdict judgeHeadToHead(const RacePlan &plan,
-                            const std::vector<double> &ratios);
+                            const std::vector<double> &ratios,
+                            double memberMs = 0);
 
 /// Whether a variant that beats `member` head to head enters with a ratio
 /// derived from the member's (RacePlan::minDerivingMs; never from a derived
@@ -171,6 +195,12 @@ std::string racedAgainstMember(int pairs);
 std::string enteredAfterPairs(int pairs);
 std::string enteredAgainstMember(int pairs);
 std::string tiedAgainstMember(int pairs);
+/// "within_noise:N": N pairs with the unmodified program put the variant
+/// within the process noise of a member at least as accurate (PairVerdict::
+/// WithinNoise); its ratio is their median. Not a stop as dominated: it
+/// stays in the archive as a fully measured variant does.
+std::string withinNoiseAfterPairs(int pairs);
+bool stoppedWithinNoise(const std::string &raced);
 /// Whether `raced` says the variant entered head to head, its ratio derived
 /// from the member it beat ("enters_member:N"; FrontPoint::derived).
 bool enteredHeadToHead(const std::string &raced);

@@ -62,6 +62,54 @@ TEST(Race, HeadToHeadDecidesOnTheVariantsPairsAlone) {
   EXPECT_EQ(judgeHeadToHead(RacePlan(), {2.0, 2.0}), PairVerdict::Undecided);
 }
 
+TEST(Race, ProcessNoiseIsAShortProgramsOnly) {
+  EXPECT_EQ(processNoise(0), 0);  // unknown
+  EXPECT_EQ(processNoise(-1), 0); // unknown
+  EXPECT_EQ(processNoise(kProcessNoiseUntilMs), 0);
+  EXPECT_EQ(processNoise(110), 0); // the band covers a long program's
+  EXPECT_GT(processNoise(0.7), 0.08);
+  EXPECT_LT(processNoise(0.7), 0.1);
+  EXPECT_GT(processNoise(0.7), processNoise(7));
+  EXPECT_GT(processNoise(7), processNoise(19));
+  EXPECT_LE(processNoise(1e-6), 0.15);
+}
+
+// §11, seed 2: a 0.56-ms variant as fast as a sub-ms member head to head
+// read 35% faster than the front in each of 3 fresh processes. Two short
+// programs' tie is within the process noise, not a stop; the same pairs of
+// two long programs still stop it.
+TEST(Race, ShortTiesHeadToHeadAreWithinTheProcessNoise) {
+  RacePlan plan = planWith({{0.10, 1.0}});
+  plan.pairNoise = 0.01;
+  std::vector<double> tie = {1.0, 0.99, 1.0};
+  EXPECT_EQ(judgeHeadToHead(plan, tie, 100), PairVerdict::Dominated);
+  EXPECT_EQ(judgeHeadToHead(plan, tie, 0), PairVerdict::Dominated);
+  EXPECT_EQ(judgeHeadToHead(plan, {1.0, 0.99}, 0.6), PairVerdict::Undecided);
+  EXPECT_EQ(judgeHeadToHead(plan, tie, 0.6), PairVerdict::WithinNoise);
+  // 40% slower than a 0.6-ms member is beyond any process's noise.
+  EXPECT_EQ(judgeHeadToHead(plan, {1.4, 1.4}, 0.6), PairVerdict::Dominated);
+  // Faster beyond the pairs' interval still enters.
+  EXPECT_EQ(judgeHeadToHead(plan, {0.8, 0.81, 0.8}, 0.6), PairVerdict::Enters);
+}
+
+TEST(Race, ShortVariantsStopOnlyBeyondTheProcessNoise) {
+  RacePlan plan = planWith({{0.10, 0.006, 5}}); // 0.66 ms
+  plan.referenceMs = 110; // the Fashion workload's unmodified program
+  // 5% slower than the member, steadily: dominated in this process, not
+  // beyond another's; after minPairs the pairs' median is its ratio.
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.0063, 0.0063}), PairVerdict::Undecided);
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.0063, 0.0063, 0.0063}),
+            PairVerdict::WithinNoise);
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.009, 0.009}), PairVerdict::Dominated);
+  // The same ratios a hundred times longer (66 ms): dominated.
+  plan.front[0].ratio = 0.6;
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.63, 0.63}), PairVerdict::Dominated);
+  EXPECT_EQ(withinNoiseAfterPairs(3), "within_noise:3");
+  EXPECT_TRUE(stoppedWithinNoise(withinNoiseAfterPairs(3)));
+  EXPECT_FALSE(stoppedDominated(withinNoiseAfterPairs(3)));
+  EXPECT_FALSE(enteredEarly(withinNoiseAfterPairs(3)));
+}
+
 TEST(Race, RatiosAreDerivedOnlyFromLongMembersMeasuredDirectly) {
   RacePlan plan = planWith({{0.10, 1.0}});
   plan.referenceMs = 133; // the Fashion workload's unmodified program

@@ -214,6 +214,38 @@ TEST_F(VariantSessionTest, RacingChecksTheUnmodifiedProgramsKnownError) {
   EXPECT_EQ(other.outcome, Outcome::OutOfBounds) << other.detail;
 }
 
+// Pairs with the unmodified program that put a short variant just behind a
+// short member (race.h, processNoise): dominated in this process, not beyond
+// what another would read, so timing stops after minPairs with its reading
+// kept; the same readings of long programs stop it as dominated.
+TEST_F(VariantSessionTest, RacingKeepsAShortVariantWithinTheProcessNoise) {
+  Measurement full = measureRaced({});
+  ASSERT_TRUE(full.ok()) << full.detail;
+  ASSERT_LT(full.medianRunMs, 1.0); // microseconds: the cap's noise
+  RunRequest request;
+  request.interleavedPairs = kRacePairs;
+  request.race.front = {{full.error(), 0.97, kRacePairs}};
+  request.race.referenceMs = full.medianRunMs;
+  request.race.firstReadingMargin = 1e6; // no first-run stop
+  request.race.band = 0.3; // a pair's own noise always lies within it
+  SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
+  auto unmodified = [&] {
+    return mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone());
+  };
+  RacePlan plan;
+  Measurement kept = session->evaluate(pool, unmodified(), request);
+  ASSERT_TRUE(kept.ok()) << kept.detail;
+  EXPECT_EQ(kept.raced, withinNoiseAfterPairs(plan.minPairs));
+  EXPECT_EQ(kept.runMs.size(), static_cast<size_t>(plan.minPairs));
+  EXPECT_FALSE(stoppedDominated(kept.raced));
+  EXPECT_GT(kept.runtimeRatio, 0.5);
+  EXPECT_LT(kept.runtimeRatio, 2.0);
+  request.race.referenceMs = 100; // read as a 100-ms program: no such noise
+  Measurement stopped = session->evaluate(pool, unmodified(), request);
+  ASSERT_TRUE(stopped.ok()) << stopped.detail;
+  EXPECT_EQ(stopped.raced, racedAfterPairs(plan.minPairsDominated));
+}
+
 TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
   Measurement m = measureRaced({{0.0, 0.001}}, /*dryRun=*/true, 1.0);
   ASSERT_TRUE(m.ok()) << m.detail;
