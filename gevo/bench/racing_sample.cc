@@ -12,6 +12,7 @@
 #include "gevo/eval/race.h"
 #include "gevo/search/checkpoint.h"
 #include "gevo/support/file_io.h"
+#include "gevo/workbench/run_directory.h"
 
 namespace gevo {
 namespace {
@@ -51,11 +52,15 @@ archiveFront(const Checkpoint &checkpoint, double maxError,
   return kept;
 }
 
+/// `onFront`: the keys of the search's final front (front.json), which
+/// were not lost whatever their label says (a tie head to head, or a variant
+/// kept within the noise that the end's second look put on the front).
 std::vector<Candidate> nearestStopped(const Checkpoint &checkpoint,
                                       const std::vector<FrontPoint> &front,
-                                      double maxError, int size) {
+                                      double maxError, int size,
+                                      const std::set<std::string> &onFront) {
   std::vector<Candidate> candidates;
-  std::set<std::string> seen;
+  std::set<std::string> seen = onFront;
   for (const Individual &individual : checkpoint.archive) {
     const Measurement &m = individual.measurement;
     // A tie head to head took its ratio from the member's, and one within
@@ -272,8 +277,14 @@ StoppedSample checkStoppedSample(const SampleSetup &setup) {
   for (const Individual *member : members)
     front.push_back(
         {member->measurement.error(), member->measurement.runtimeRatio});
+  std::set<std::string> onFront;
+  if (absl::StatusOr<std::vector<FrontEntry>> entries =
+          RunDirectory(setup.outDir).readFront();
+      entries.ok())
+    for (const FrontEntry &entry : *entries)
+      onFront.insert(entry.key);
   std::vector<Candidate> candidates =
-      nearestStopped(run->checkpoint, front, maxError, setup.size);
+      nearestStopped(run->checkpoint, front, maxError, setup.size, onFront);
   StoppedSample sample;
   if (!candidates.empty())
     measureTwice(*run->bench, setup, candidates, members, sample);

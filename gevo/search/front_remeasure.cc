@@ -123,4 +123,37 @@ remeasureFront(Workbench &bench, const std::vector<Individual> &members,
   return result;
 }
 
+std::vector<size_t> exposedByRemeasure(const std::vector<Objectives> &points,
+                                       const std::vector<bool> &eligible,
+                                       const std::vector<Objectives> &before,
+                                       const std::vector<Objectives> &after,
+                                       size_t limit) {
+  auto beatenBy = [](const std::vector<Objectives> &by,
+                     const Objectives &values) {
+    return std::any_of(by.begin(), by.end(), [&](const Objectives &member) {
+      return dominates(member, values);
+    });
+  };
+  std::vector<size_t> exposed;
+  std::vector<Objectives> values;
+  for (size_t i = 0; i < points.size(); ++i)
+    if (i < eligible.size() && eligible[i] && beatenBy(before, points[i]) &&
+        !beatenBy(after, points[i])) {
+      exposed.push_back(i);
+      values.push_back(points[i]);
+    }
+  std::vector<size_t> layer =
+      nonDominated(values, std::vector<bool>(values.size(), true));
+  std::sort(layer.begin(), layer.end(),
+            [&](size_t a, size_t b) { return values[a] < values[b]; });
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < layer.size() && i < limit; ++i) {
+    size_t at = layer.size() <= limit
+                    ? i
+                    : i * (layer.size() - 1) / std::max<size_t>(1, limit - 1);
+    kept.push_back(exposed[layer[at]]);
+  }
+  return kept;
+}
+
 } // namespace gevo

@@ -3,7 +3,9 @@
 // At the end of a search every front member and the unmodified program are
 // re-measured interleaved with it (noise control). That can take minutes, so
 // it reports each finished variant with an estimate of the time left: first
-// from the members' search measurements, then from the measured pace.
+// from the members' search measurements, then from the measured pace. A
+// second look re-measures the variants a member hid only on a reading that
+// its re-measurement did not confirm.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEVO_SEARCH_FRONT_REMEASURE_H
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "gevo/search/individual.h"
+#include "gevo/search/nsga2.h"
 #include "gevo/search/progress.h"
 #include "gevo/workbench/workbench.h"
 
@@ -64,6 +67,19 @@ double estimateRemeasureSeconds(const std::vector<Individual> &members,
 Workbench::AgainstUnmodified
 remeasureFront(Workbench &bench, const std::vector<Individual> &members,
                const RemeasurePlan &plan, ProgressLine *progress);
+
+/// The second look: of `points` (variants on the search's figures;
+/// `eligible` false for those that can never be front members or were
+/// re-measured already), those some of `before` (the re-measured members'
+/// figures in the search) dominates and none of `after` (the same members'
+/// re-measured figures) does: hidden only by readings that did not hold.
+/// Of them, those none of the others dominates, in objective order, at most
+/// `limit` spread evenly along them (indices into `points`).
+std::vector<size_t> exposedByRemeasure(const std::vector<Objectives> &points,
+                                       const std::vector<bool> &eligible,
+                                       const std::vector<Objectives> &before,
+                                       const std::vector<Objectives> &after,
+                                       size_t limit);
 
 } // namespace gevo
 

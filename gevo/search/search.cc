@@ -350,41 +350,6 @@ absl::StatusOr<SearchResult> SearchRun::run(bool resume) {
   return result;
 }
 
-absl::Status SearchRun::report(SearchResult &result) {
-  result.config = config;
-  result.workloadName = spec.name;
-  result.modulePath = spec.modulePath;
-  result.source = bench->evaluation().patchSource();
-  result.objectives = objectives;
-  result.baseline = bench->baseline();
-  result.counts = evaluator->counts;
-  result.generationsDone = state.generation;
-  result.hypervolume = archiveHypervolume();
-
-  std::vector<size_t> front = frontMembers();
-  // Noise control: every member and the unmodified program itself,
-  // each interleaved with the unmodified program in one child.
-  result.front.resize(front.size());
-  std::vector<Individual> lists;
-  for (size_t k = 0; k < front.size(); ++k) {
-    result.front[k].individual = state.archive[front[k]];
-    lists.push_back(result.front[k].individual);
-  }
-  remeasureEstimate = remeasureReserve();
-  auto remeasuring = Clock::now();
-  Workbench::AgainstUnmodified again = remeasureFront(
-      *bench, lists, remeasurePlan(), quiet ? nullptr : &progress);
-  remeasureSeconds = secondsSince(remeasuring);
-  for (size_t k = 0; k < front.size(); ++k)
-    result.front[k].remeasured = std::move(again.variants[k]);
-  result.baselineRemeasured = std::move(again.unmodified);
-  if (result.baselineRemeasured.ok())
-    result.runtimeNoise = std::max(
-        0.02, 2 * std::fabs(1 - result.baselineRemeasured.runtimeRatio));
-
-  return writeFrontFiles(result, bench->unmodifiedKey(), state.operators);
-}
-
 absl::StatusOr<SearchResult> runSearch(SearchConfig config, bool resume,
                                        std::FILE *progress,
                                        RemoteRunner *remote) {

@@ -1,12 +1,18 @@
-//===- search_budget.cc - What the budget keeps for the end ---------------===//
+//===- search_budget.cc - The front's re-measurement at the end -----------===//
 //
-// SearchRun's estimate of the front's re-measurement at the end, which the
-// budget includes: the members it will re-measure, how, and at the pace of
-// the machine as the latest paired children found it.
+// SearchRun's re-measurement of the front at the end and its estimate, which
+// the budget includes: the members it re-measures, how, at the pace of the
+// machine as the latest paired children found it, and the second look at
+// the variants that members whose readings were lucky had hidden.
 
 #include <algorithm>
+#include <cmath>
 
+#include "gevo/eval/race.h"
+#include "gevo/search/front_ranking.h"
 #include "gevo/search/front_remeasure.h"
+#include "gevo/search/nsga2.h"
+#include "gevo/search/search_outputs.h"
 #include "gevo/search/search_run.h"
 
 namespace gevo {
@@ -47,7 +53,100 @@ double SearchRun::remeasureReserve() const {
   std::vector<Individual> members;
   for (size_t index : frontMembers())
     members.push_back(state.archive[index]);
-  return estimateRemeasureSeconds(members, bench->baseline(), remeasurePlan());
+  // The second look may add up to kSecondLookLimit variants, at about a
+  // member's cost each.
+  double seconds =
+      estimateRemeasureSeconds(members, bench->baseline(), remeasurePlan());
+  return seconds * (1.0 + static_cast<double>(kSecondLookLimit) /
+                              std::max<size_t>(1, members.size()));
+}
+
+std::vector<size_t>
+SearchRun::exposedByRemeasure(const std::vector<FrontMember> &members,
+                              const std::vector<size_t> &picked) const {
+  std::vector<Objectives> before, after;
+  std::set<std::string> seen;
+  for (size_t k = 0; k < picked.size() && k < members.size(); ++k) {
+    before.push_back(objectivesOf(state.archive[picked[k]]));
+    after.push_back(members[k].remeasured.ok()
+                        ? remeasuredObjectives(members[k], objectives)
+                        : before.back());
+    seen.insert(state.archive[picked[k]].key);
+  }
+  // Each archive variant once, measured, not stopped as dominated, inside
+  // the bounds and not re-measured already.
+  std::vector<Objectives> points;
+  std::vector<bool> eligible;
+  for (const Individual &individual : state.archive) {
+    const Measurement &m = individual.measurement;
+    points.push_back(objectivesOf(individual));
+    bool inside = m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0;
+    for (size_t k = 0; k < points.back().size() && k < objectiveBounds.size();
+         ++k)
+      inside &= points.back()[k] <= objectiveBounds[k];
+    eligible.push_back(inside && seen.insert(individual.key).second);
+  }
+  return gevo::exposedByRemeasure(points, eligible, before, after,
+                                  kSecondLookLimit);
+}
+
+absl::Status SearchRun::report(SearchResult &result) {
+  result.config = config;
+  result.workloadName = spec.name;
+  result.modulePath = spec.modulePath;
+  result.source = bench->evaluation().patchSource();
+  result.objectives = objectives;
+  result.baseline = bench->baseline();
+  result.counts = evaluator->counts;
+  result.generationsDone = state.generation;
+  result.hypervolume = archiveHypervolume();
+
+  std::vector<size_t> front = frontMembers();
+  // Noise control: every member and the unmodified program itself,
+  // each interleaved with the unmodified program in one child.
+  result.front.resize(front.size());
+  std::vector<Individual> lists;
+  for (size_t k = 0; k < front.size(); ++k) {
+    result.front[k].individual = state.archive[front[k]];
+    lists.push_back(result.front[k].individual);
+  }
+  remeasureEstimate = remeasureReserve();
+  auto remeasuring = Clock::now();
+  Workbench::AgainstUnmodified again = remeasureFront(
+      *bench, lists, remeasurePlan(), quiet ? nullptr : &progress);
+  for (size_t k = 0; k < front.size(); ++k)
+    result.front[k].remeasured = std::move(again.variants[k]);
+  result.baselineRemeasured = std::move(again.unmodified);
+  if (result.baselineRemeasured.ok())
+    result.runtimeNoise = std::max(
+        0.02, 2 * std::fabs(1 - result.baselineRemeasured.runtimeRatio));
+  secondLook(result, front);
+  remeasureSeconds = secondsSince(remeasuring);
+  return writeFrontFiles(result, bench->unmodifiedKey(), state.operators);
+}
+
+void SearchRun::secondLook(SearchResult &result,
+                           const std::vector<size_t> &picked) {
+  // A member whose search reading was lucky (a short program's reads tens of
+  // percent apart from one child to another) hid the variants it dominated
+  // only on that reading: those are re-measured too, and join the front
+  // if their figures hold.
+  std::vector<size_t> exposed = exposedByRemeasure(result.front, picked);
+  if (exposed.empty())
+    return;
+  std::vector<Individual> lists;
+  for (size_t index : exposed)
+    lists.push_back(state.archive[index]);
+  Workbench::AgainstUnmodified again = remeasureFront(
+      *bench, lists, remeasurePlan(), quiet ? nullptr : &progress);
+  for (size_t k = 0; k < exposed.size() && k < again.variants.size(); ++k) {
+    FrontMember member;
+    member.individual = state.archive[exposed[k]];
+    member.remeasured = std::move(again.variants[k]);
+    member.secondLook = true;
+    result.front.push_back(std::move(member));
+  }
+  result.secondLook = static_cast<int>(exposed.size());
 }
 
 void SearchRun::notePace(const Measurement &m) {

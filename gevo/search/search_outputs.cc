@@ -112,6 +112,8 @@ llvm::json::Object frontEntry(const SearchResult &result,
       {"generation", member.individual.generation},
       {"dominates_baseline", member.dominatesBaseline},
   };
+  if (member.secondLook)
+    entry["second_look"] = true; // not on the search's front (secondLook)
   llvm::json::Object objectiveValues;
   for (const std::string &name : result.objectives)
     objectiveValues[name] = objectiveValue(search, name);
@@ -235,8 +237,9 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
     GEVO_RETURN_IF_ERROR(makeDirectory(dir.file(kDominatedAfterRemeasureDir)));
   for (const FrontMember &member : result.dominatedAfterRemeasure) {
     std::string origin = absl::StrCat(
-        "member of the search's front, dominated after re-measurement by ",
-        member.dominatedBy);
+        member.secondLook ? "variant of the end's second look"
+                          : "member of the search's front",
+        ", dominated after re-measurement by ", member.dominatedBy);
     GEVO_RETURN_IF_ERROR(
         writeOutput(dir.file(member.patchPath),
                     printPatch(frontPatch(result, member, origin, modelKey))));
@@ -246,6 +249,7 @@ writeFrontFiles(SearchResult &result, const std::string &modelKey,
   }
   llvm::json::Object front = frontJson(result, std::move(members));
   front["dominated_after_remeasure"] = std::move(dominated);
+  front["second_look"] = result.secondLook;
   GEVO_RETURN_IF_ERROR(dir.writeFront(std::move(front)));
   return dir.writeOperators(operatorsCsv(result, operators));
 }

@@ -27,6 +27,9 @@ struct FrontMember {
   /// For a member its own re-measurement put off the front: the patch of
   /// the member whose re-measured figures dominate it.
   std::string dominatedBy;
+  /// Not on the search's front: a member it hid behind read slower
+  /// re-measured, and the end re-measured it too (SearchResult::secondLook).
+  bool secondLook = false;
 };
 
 struct SearchResult {
@@ -44,9 +47,13 @@ struct SearchResult {
   /// The front as re-measured: no member dominates another on the
   /// re-measured figures (front_ranking.h).
   std::vector<FrontMember> front;
-  /// Members of the search's front that another member dominates once
-  /// both are re-measured (written to front/dominated-after-remeasure/).
+  /// Members of the search's front (and variants of the second look) that
+  /// another member dominates once both are re-measured (written to
+  /// front/dominated-after-remeasure/).
   std::vector<FrontMember> dominatedAfterRemeasure;
+  /// Variants the end re-measured because a member that hid them read
+  /// slower re-measured (FrontMember::secondLook), on the front or not.
+  int secondLook = 0;
   EvaluationCounts counts;
   int generationsDone = 0;
   double searchSeconds = 0;

@@ -88,9 +88,19 @@ private:
   std::vector<size_t> frontMembers() const;
   /// How the end re-measures the front (front_remeasure.h).
   RemeasurePlan remeasurePlan() const;
-  /// Seconds the front's re-measurement would take now (the budget keeps
-  /// them for it).
+  /// Seconds the front's re-measurement would take now, with its second
+  /// look (the budget keeps them for it).
   double remeasureReserve() const;
+  /// The archive's variants (at most kSecondLookLimit) that a picked member
+  /// (`picked`, re-measured as `members`) dominated on the search's figures
+  /// and no longer does re-measured, none of them dominating another.
+  std::vector<size_t>
+  exposedByRemeasure(const std::vector<FrontMember> &members,
+                     const std::vector<size_t> &picked) const;
+  /// Re-measures exposedByRemeasure()'s variants and adds them to
+  /// `result.front` (search_budget.cc).
+  void secondLook(SearchResult &result, const std::vector<size_t> &picked);
+  static constexpr size_t kSecondLookLimit = 6;
   /// A child's reading: its unmodified side, when paired, says how loaded
   /// the machine is now (search_budget.cc).
   void notePace(const Measurement &m);

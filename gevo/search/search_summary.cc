@@ -70,7 +70,8 @@ std::string runLines(const SearchResult &r) {
 }
 
 /// The front: the members within the useful region one per line, then one
-/// line for the rest and one for the members the re-measurement put off it.
+/// line for the rest, one for the members the re-measurement put off it and
+/// one for the second look (SearchResult::secondLook).
 std::string frontLines(const SearchResult &r) {
   std::string text = absl::StrFormat(
       "front: %d variants (hypervolume %.4f), re-measured interleaved with "
@@ -111,6 +112,17 @@ std::string frontLines(const SearchResult &r) {
                                     "member once re-measured: %s/%s\n",
                                     dropped, kDominatedAfterRemeasureDir,
                                     indexRanges(all)));
+  }
+  if (r.secondLook > 0) {
+    int joined = static_cast<int>(
+        std::count_if(r.front.begin(), r.front.end(),
+                      [](const FrontMember &m) { return m.secondLook; }));
+    absl::StrAppend(&text,
+                    absl::StrFormat("second look: %d variant%s hidden behind "
+                                    "members that read slower re-measured, "
+                                    "re-measured too; %d joined the front\n",
+                                    r.secondLook, r.secondLook == 1 ? "" : "s",
+                                    joined));
   }
   return text;
 }
