@@ -146,16 +146,20 @@ std::vector<size_t> SearchRun::archiveFront() const {
   std::vector<bool> feasible;
   for (const Individual &individual : state.archive) {
     points.push_back(objectivesOf(individual));
-    // Racing stopped it as dominated (its run time is a partial reading),
-    // or it is outside the bounds NSGA-II ranks behind every other variant
-    // (an error far above the unmodified program's): not a front member.
-    bool inside = !stoppedDominated(individual.measurement.raced);
-    for (size_t k = 0; k < points.back().size() && k < objectiveBounds.size();
-         ++k)
-      inside &= points.back()[k] <= objectiveBounds[k];
-    feasible.push_back(inside);
+    feasible.push_back(mayJoinFront(individual, points.back()));
   }
   return nonDominated(points, feasible);
+}
+
+bool SearchRun::mayJoinFront(const Individual &individual,
+                             const Objectives &values) const {
+  // Racing stopped it as dominated (its run time is a partial reading),
+  // or it is outside the bounds NSGA-II ranks behind every other variant
+  // (an error far above the unmodified program's): not a front member.
+  bool inside = !stoppedDominated(individual.measurement.raced);
+  for (size_t k = 0; k < values.size() && k < objectiveBounds.size(); ++k)
+    inside &= values[k] <= objectiveBounds[k];
+  return inside;
 }
 
 double SearchRun::archiveHypervolume() const {

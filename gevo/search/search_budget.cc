@@ -80,11 +80,9 @@ SearchRun::exposedByRemeasure(const std::vector<FrontMember> &members,
   for (const Individual &individual : state.archive) {
     const Measurement &m = individual.measurement;
     points.push_back(objectivesOf(individual));
-    bool inside = m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0;
-    for (size_t k = 0; k < points.back().size() && k < objectiveBounds.size();
-         ++k)
-      inside &= points.back()[k] <= objectiveBounds[k];
-    eligible.push_back(inside && seen.insert(individual.key).second);
+    eligible.push_back(m.ok() && m.runtimeRatio > 0 &&
+                       mayJoinFront(individual, points.back()) &&
+                       seen.insert(individual.key).second);
   }
   return gevo::exposedByRemeasure(points, eligible, before, after,
                                   kSecondLookLimit);

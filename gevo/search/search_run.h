@@ -83,6 +83,10 @@ private:
   }
   ProgressState progressState() const;
   std::vector<size_t> archiveFront() const;
+  /// Whether `individual` (of objective `values`) may be a front member:
+  /// not stopped as dominated by racing, inside objectiveBounds.
+  bool mayJoinFront(const Individual &individual,
+                    const Objectives &values) const;
   /// The archive's front as the end re-measures it: in objective order, at
   /// most `frontLimit` spread along it (indices into the archive).
   std::vector<size_t> frontMembers() const;
