@@ -147,13 +147,20 @@ std::vector<size_t> exposedByRemeasure(const std::vector<Objectives> &points,
   std::sort(layer.begin(), layer.end(),
             [&](size_t a, size_t b) { return values[a] < values[b]; });
   std::vector<size_t> kept;
-  for (size_t i = 0; i < layer.size() && i < limit; ++i) {
-    size_t at = layer.size() <= limit
-                    ? i
-                    : i * (layer.size() - 1) / std::max<size_t>(1, limit - 1);
-    kept.push_back(exposed[layer[at]]);
-  }
+  for (size_t at : spreadAlong(layer, limit))
+    kept.push_back(exposed[at]);
   return kept;
+}
+
+std::vector<size_t> spreadAlong(const std::vector<size_t> &sorted,
+                                size_t limit) {
+  if (sorted.size() <= limit)
+    return sorted;
+  std::vector<size_t> picked;
+  for (size_t i = 0; i < limit; ++i)
+    picked.push_back(
+        sorted[i * (sorted.size() - 1) / std::max<size_t>(1, limit - 1)]);
+  return picked;
 }
 
 } // namespace gevo

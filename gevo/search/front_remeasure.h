@@ -68,6 +68,11 @@ Workbench::AgainstUnmodified
 remeasureFront(Workbench &bench, const std::vector<Individual> &members,
                const RemeasurePlan &plan, ProgressLine *progress);
 
+/// At most `limit` of `sorted`, spread evenly along it, both ends kept
+/// (all of it when it holds no more than `limit`).
+std::vector<size_t> spreadAlong(const std::vector<size_t> &sorted,
+                                size_t limit);
+
 /// The second look: of `points` (variants on the search's figures;
 /// `eligible` false for those that can never be front members or were
 /// re-measured already), those some of `before` (the re-measured members'

@@ -22,14 +22,9 @@ std::vector<size_t> SearchRun::frontMembers() const {
   std::sort(front.begin(), front.end(), [&](size_t a, size_t b) {
     return objectivesOf(state.archive[a]) < objectivesOf(state.archive[b]);
   });
-  if (static_cast<int>(front.size()) <= config.frontLimit ||
-      config.frontLimit <= 0)
+  if (config.frontLimit <= 0)
     return front;
-  std::vector<size_t> picked;
-  for (int i = 0; i < config.frontLimit; ++i)
-    picked.push_back(
-        front[i * (front.size() - 1) / std::max(1, config.frontLimit - 1)]);
-  return picked;
+  return spreadAlong(front, static_cast<size_t>(config.frontLimit));
 }
 
 RemeasurePlan SearchRun::remeasurePlan() const {
