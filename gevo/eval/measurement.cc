@@ -135,6 +135,10 @@ std::string toJsonLine(const Measurement &m) {
     object["lowering_fallback"] = m.loweringFallback;
   if (m.childMs > 0)
     object["child_ms"] = m.childMs;
+  if (m.childCpuMs > 0) {
+    object["child_cpu_ms"] = m.childCpuMs;
+    object["child_system_ms"] = m.childSystemMs;
+  }
   if (m.runtimeRatio > 0) {
     object["runtime_ratio"] = m.runtimeRatio;
     object["baseline_median_run_ms"] = m.baselineMedianRunMs;
@@ -188,6 +192,8 @@ absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text) {
   number("lower_ms", m.lowerMs);
   number("codegen_ms", m.codegenMs);
   number("child_ms", m.childMs);
+  number("child_cpu_ms", m.childCpuMs);
+  number("child_system_ms", m.childSystemMs);
   number("static_cost", m.staticCost);
   number("lowered_ops", m.loweredOps);
   number("runtime_ratio", m.runtimeRatio);

@@ -57,6 +57,10 @@ struct Measurement {
   /// parent saw it end (a busy parent notices late); 0 where no child ran
   /// (a cache hit, IR that does not verify).
   double childMs = 0;
+  /// The CPU ms that child used (user and system, its exit included), and
+  /// of it the system's (page faults, fork's copies, teardown); 0 where no
+  /// child ran.
+  double childCpuMs = 0, childSystemMs = 0;
   /// Set when the default (vector) pipeline could not lower the variant and
   /// the plain one did: why, in one line. Its run time is then plain code's.
   std::string loweringFallback;

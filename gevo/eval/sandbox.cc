@@ -221,6 +221,16 @@ void SandboxPool::readAvailable(Running &child, bool toEnd) {
 
 void SandboxPool::drain(Running &child) { readFrom(child, true); }
 
+bool SandboxPool::reap(Running &child, int &status, int options) {
+  rusage usage{};
+  if (::wait4(child.pid, &status, options, &usage) != child.pid)
+    return false;
+  auto ms = [](const timeval &t) { return t.tv_sec * 1e3 + t.tv_usec / 1e3; };
+  child.result.systemMs = ms(usage.ru_stime);
+  child.result.cpuMs = ms(usage.ru_utime) + child.result.systemMs;
+  return true;
+}
+
 void SandboxPool::serviceOnce(int maxWaitMs) {
   if (running.empty())
     return;
@@ -249,14 +259,14 @@ void SandboxPool::serviceOnce(int maxWaitMs) {
     int status = 0;
     bool ended = false;
     if (child->payloadFd < 0 && child->stderrFd < 0) {
-      ::waitpid(child->pid, &status, 0);
+      reap(*child, status, 0);
       ended = true;
-    } else if (::waitpid(child->pid, &status, WNOHANG) == child->pid) {
+    } else if (reap(*child, status, WNOHANG)) {
       ended = true;
       drain(*child); // what it wrote just before exiting
     } else if (child->hasDeadline && now >= child->deadline) {
       ::kill(child->pid, SIGKILL);
-      ::waitpid(child->pid, &status, 0);
+      reap(*child, status, 0);
       child->result.ending = ChildResult::Ending::TimedOut;
       ended = true;
     }

@@ -42,6 +42,9 @@ struct ChildResult {
   /// The last few KiB the child wrote to stderr (runtime errors, aborts).
   std::string stderrTail;
   double wallMs = 0;
+  /// The CPU time the child used, user and system (its exit included), and
+  /// of it the system's; 0 where no child was reaped (a failed fork).
+  double cpuMs = 0, systemMs = 0;
 
   bool returned() const { return ending == Ending::Exited && exitCode == 0; }
   /// "exit 3", "signal 11 (Segmentation fault)", "timeout after 2.0 s", ...
@@ -88,6 +91,9 @@ private:
   void serviceOnce(int maxWaitMs = 100);
   void readAvailable(Running &child, bool toEnd);
   void drain(Running &child);
+  /// waitpid() with `options` that also records the child's CPU time in
+  /// its result; whether `child` was reaped.
+  bool reap(Running &child, int &status, int options);
   int workers;
   SandboxLimits limits;
   std::vector<Running *> running;

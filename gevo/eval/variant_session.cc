@@ -78,6 +78,8 @@ void EvaluationSession::submit(SandboxPool &pool,
                 Measurement m = decode(result);
                 m.staticCost = staticCost;
                 m.childMs = result.wallMs;
+                m.childCpuMs = result.cpuMs;
+                m.childSystemMs = result.systemMs;
                 done(std::move(m));
               });
   // The child has its own copy now; `variant` is freed here.

@@ -258,10 +258,17 @@ TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
   for (double ms : m.runMs)
     runs += ms;
   EXPECT_GE(m.childMs, runs);
+  // And its CPU time too (the runs are computation, not waiting), of which
+  // the system's is a part.
+  EXPECT_GE(m.childCpuMs, 0.5 * runs);
+  EXPECT_GT(m.childSystemMs, 0);
+  EXPECT_LT(m.childSystemMs, m.childCpuMs);
   absl::StatusOr<Measurement> back = parseMeasurementJson(toJsonLine(m));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->wouldRace, kRacedAfterFirstRun);
   EXPECT_EQ(back->childMs, m.childMs);
+  EXPECT_EQ(back->childCpuMs, m.childCpuMs);
+  EXPECT_EQ(back->childSystemMs, m.childSystemMs);
 }
 
 } // namespace
