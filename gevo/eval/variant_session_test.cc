@@ -259,10 +259,10 @@ TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
     runs += ms;
   EXPECT_GE(m.childMs, runs);
   // And its CPU time too (the runs are computation, not waiting), of which
-  // the system's is a part.
+  // the system's is a part (it may read 0 where the kernel counts CPU time
+  // by ticks).
   EXPECT_GE(m.childCpuMs, 0.5 * runs);
-  EXPECT_GT(m.childSystemMs, 0);
-  EXPECT_LT(m.childSystemMs, m.childCpuMs);
+  EXPECT_LE(m.childSystemMs, m.childCpuMs);
   absl::StatusOr<Measurement> back = parseMeasurementJson(toJsonLine(m));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->wouldRace, kRacedAfterFirstRun);
