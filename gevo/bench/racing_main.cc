@@ -185,6 +185,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
       {"evaluations_per_s", rate},
       {"stopped_dominated", raced.first},
       {"entered_early", raced.second},
+      {"reread", r.counts.reread},
       {"hypervolume_search", r.hypervolume},
       {"hypervolume", volume}};
   gevo::DryRunCheck check;

@@ -54,9 +54,10 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
 }
 
 void BatchEvaluator::setRacing(double margin, bool dryRun,
-                               double maxErrorIncrease) {
+                               double maxErrorIncrease, bool rereadEntries) {
   raceMargin = margin;
   raceDryRun = dryRun;
+  raceReread = rereadEntries && !dryRun;
   raceMaxErrorIncrease = maxErrorIncrease;
   front.clear();
   const Measurement &baseline = bench.baseline();
@@ -176,8 +177,10 @@ void BatchEvaluator::evaluate(std::vector<Individual> &batch,
         if (onMeasured)
           onMeasured();
       });
-  if (pairedRuns > 0)
+  if (pairedRuns > 0) {
     remeasureDisturbed(measured, request);
+    rereadEntries(measured);
+  }
   for (size_t i = 0; i < batch.size(); ++i) {
     batch[i].edits = std::move(measured[i].edits);
     batch[i].key = std::move(measured[i].key);
@@ -210,42 +213,107 @@ void BatchEvaluator::settle(Individual &individual, MeasuredVariant variant) {
   updateFront({individual});
 }
 
+bool BatchEvaluator::readAgain(const MeasuredVariant &variant) const {
+  if (!raceReread || front.empty() || !variant.ran || !variant.measurement)
+    return false;
+  const Measurement &m = *variant.measurement;
+  // As updateFront() would take it: a point the front cannot dominate.
+  return m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0 &&
+         m.runtimeRatio < ratioToBeat(front, m.error());
+}
+
+BatchRequest BatchEvaluator::againRequest() const {
+  BatchRequest again;
+  again.run.interleavedPairs = pairedRuns;
+  again.run.race = racePlan();
+  again.distinctRuns = true;
+  return again;
+}
+
+void BatchEvaluator::rereadEntries(std::vector<MeasuredVariant> &measured) {
+  std::map<std::string, size_t> picked; // key -> its place in `lists`
+  std::vector<std::vector<Edit>> lists;
+  for (const MeasuredVariant &variant : measured)
+    if (readAgain(variant) &&
+        picked.try_emplace(variant.key, lists.size()).second)
+      lists.push_back(variant.edits);
+  if (lists.empty())
+    return;
+  BatchRequest again = againRequest();
+  std::vector<MeasuredVariant> second = bench.measure(lists, again);
+  remeasureDisturbed(second, again);
+  counts.reread += static_cast<int64_t>(lists.size());
+  for (const auto &[key, place] : picked)
+    bench.cache().insert(key, *second[place].measurement);
+  for (MeasuredVariant &variant : measured)
+    if (auto it = picked.find(variant.key); it != picked.end()) {
+      const Measurement &next = *second[it->second].measurement;
+      --counts.outcomes[variant.measurement->outcome];
+      ++counts.outcomes[next.outcome];
+      variant.measurement = next;
+    }
+}
+
+void BatchEvaluator::steady(MeasuredVariant variant,
+                            const BatchRequest &request,
+                            std::function<void(MeasuredVariant)> then) {
+  double referenceMs = bench.baseline().medianRunMs;
+  if (!variant.ran || !variant.measurement ||
+      !disturbedPair(*variant.measurement, referenceMs, disturbedFactor))
+    return then(std::move(variant));
+  // Disturbed: once more past the cache, in a child of its own; the
+  // steadier reading (or a failure) is kept.
+  ++counts.remeasured;
+  BatchRequest again = request;
+  again.distinctRuns = true;
+  std::vector<Edit> edits = variant.edits;
+  bench.start(edits, again,
+              [this, first = std::move(variant),
+               then = std::move(then)](MeasuredVariant second) mutable {
+                const Measurement &next = *second.measurement;
+                if (!next.ok() || next.baselineMedianRunMs <
+                                      first.measurement->baselineMedianRunMs) {
+                  bench.cache().insert(first.key, next);
+                  first.measurement = next;
+                }
+                then(std::move(first));
+              });
+}
+
+void BatchEvaluator::readEntryAgain(
+    MeasuredVariant first, std::function<void(MeasuredVariant)> finish) {
+  if (!readAgain(first))
+    return finish(std::move(first));
+  // Its reading would enter the front: the one that does is a second, which
+  // no selection picked.
+  ++counts.reread;
+  BatchRequest again = againRequest();
+  std::vector<Edit> edits = first.edits;
+  bench.start(edits, again, [this, again, finish](MeasuredVariant second) {
+    steady(std::move(second), again, [this, finish](MeasuredVariant kept) {
+      bench.cache().insert(kept.key, *kept.measurement);
+      finish(std::move(kept));
+    });
+  });
+}
+
 void BatchEvaluator::submit(Individual individual,
                             std::function<void(Individual)> done) {
   BatchRequest request;
   request.run.interleavedPairs = pairedRuns;
   request.run.race = racePlan();
   std::vector<Edit> edits = individual.edits;
-  bench.start(edits, request,
-              [this, request, individual = std::move(individual),
-               done = std::move(done)](MeasuredVariant variant) mutable {
-                double referenceMs = bench.baseline().medianRunMs;
-                if (!variant.ran || !variant.measurement ||
-                    !disturbedPair(*variant.measurement, referenceMs,
-                                   disturbedFactor)) {
-                  settle(individual, std::move(variant));
-                  return done(std::move(individual));
-                }
-                // Disturbed: once more past the cache, in a child of its
-                // own; the steadier reading (or a failure) is kept.
-                ++counts.remeasured;
-                BatchRequest again = request;
-                again.distinctRuns = true;
-                bench.start(variant.edits, again,
-                            [this, first = std::move(variant),
-                             individual = std::move(individual),
-                             done](MeasuredVariant second) mutable {
-                              const Measurement &next = *second.measurement;
-                              if (!next.ok() ||
-                                  next.baselineMedianRunMs <
-                                      first.measurement->baselineMedianRunMs) {
-                                bench.cache().insert(first.key, next);
-                                first.measurement = next;
-                              }
-                              settle(individual, std::move(first));
-                              done(std::move(individual));
-                            });
-              });
+  std::function<void(MeasuredVariant)> finish =
+      [this, individual = std::move(individual),
+       done = std::move(done)](MeasuredVariant variant) mutable {
+        settle(individual, std::move(variant));
+        done(std::move(individual));
+      };
+  bench.start(edits, request, [this, request, finish](MeasuredVariant first) {
+    steady(std::move(first), request, [this, finish](MeasuredVariant kept) {
+      readEntryAgain(std::move(kept), finish);
+    });
+  });
 }
 
 } // namespace gevo

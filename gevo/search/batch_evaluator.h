@@ -57,10 +57,13 @@ public:
   /// not timed further, and one it cannot dominate stops once its pairs
   /// show that. `margin` is RacePlan::firstReadingMargin; <= 0 turns racing
   /// off. A variant whose error exceeds the unmodified program's by more
-  /// than `maxErrorIncrease` (> 0) stops after its first run. Call it once
-  /// the unmodified program is measured: the front starts with it.
+  /// than `maxErrorIncrease` (> 0) stops after its first run. With
+  /// `rereadEntries` (not in a dry run), a variant whose reading would enter
+  /// the front is read again in a child of its own and enters, or stops, by
+  /// that second reading (SearchConfig::raceReread). Call it once the
+  /// unmodified program is measured: the front starts with it.
   void setRacing(double margin, bool dryRun = false,
-                 double maxErrorIncrease = 0);
+                 double maxErrorIncrease = 0, bool rereadEntries = false);
 
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
@@ -93,6 +96,26 @@ private:
   void remeasureDisturbed(std::vector<MeasuredVariant> &measured,
                           BatchRequest request);
 
+  /// submit()'s, once `variant` arrived: a disturbed paired child run once
+  /// more (the steadier reading, or a failure, is kept and cached), then
+  /// `then` with what is kept.
+  void steady(MeasuredVariant variant, const BatchRequest &request,
+              std::function<void(MeasuredVariant)> then);
+
+  /// Whether `variant`'s reading, which ran, would join racing's front as
+  /// it stands, with re-reading of entries on: it is then read again.
+  bool readAgain(const MeasuredVariant &variant) const;
+  /// The request a second reading runs with: past the cache, in a child of
+  /// its own, raced against the front as it is now.
+  BatchRequest againRequest() const;
+  /// submit()'s, once `first` is steady: read again when readAgain() picks
+  /// it (the second reading, steadied, is cached), then `finish`.
+  void readEntryAgain(MeasuredVariant first,
+                      std::function<void(MeasuredVariant)> finish);
+  /// evaluate()'s: the measured variants readAgain() picks, read again
+  /// (equal variants share the second reading) and cached.
+  void rereadEntries(std::vector<MeasuredVariant> &measured);
+
   /// The request's race plan from the front so far (none without pairs or
   /// racing).
   RacePlan racePlan() const;
@@ -107,6 +130,7 @@ private:
   double disturbedFactor;
   double raceMargin = 0;
   bool raceDryRun = false;
+  bool raceReread = false;
   double raceMaxErrorIncrease = 0;
   /// What racing compares against; empty when not racing.
   std::vector<FrontPoint> front;

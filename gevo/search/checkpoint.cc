@@ -131,6 +131,7 @@ std::string toJsonText(const Checkpoint &c) {
     individuals("population", c.population);
     out.attribute("raced", c.counts.raced);
     out.attribute("remeasured", c.counts.remeasured);
+    out.attribute("reread", c.counts.reread);
     out.attribute("rng", c.rngState);
     out.attribute("version", 1);
   });
@@ -154,6 +155,7 @@ absl::StatusOr<Checkpoint> parseCheckpoint(const std::string &text,
   c.counts.evaluations = object->getInteger("evaluations").value_or(0);
   c.counts.cacheHits = object->getInteger("cache_hits").value_or(0);
   c.counts.remeasured = object->getInteger("remeasured").value_or(0);
+  c.counts.reread = object->getInteger("reread").value_or(0);
   c.counts.raced = object->getInteger("raced").value_or(0);
   c.counts.outcomes = readOutcomeCounts(object->getObject("outcomes"));
   if (const llvm::json::Object *operators = object->getObject("operators"))

@@ -38,6 +38,10 @@ struct EvaluationCounts {
   /// Paired children run again because their unmodified side was disturbed
   /// (BatchEvaluator); not among `evaluations`.
   int64_t remeasured = 0;
+  /// Variants read again in a child of their own because their reading
+  /// would have entered racing's front (BatchEvaluator::setRacing); not
+  /// among `evaluations`.
+  int64_t reread = 0;
   /// Children whose timing stopped early (racing, race.h); among
   /// `evaluations`.
   int64_t raced = 0;

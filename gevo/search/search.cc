@@ -134,7 +134,7 @@ absl::Status SearchRun::startEvaluator() {
   evaluator =
       std::make_unique<BatchEvaluator>(*bench, timed ? config.pairedRuns : 0);
   evaluator->setRacing(config.raceMargin, config.raceDryRun,
-                       config.maxErrorIncrease);
+                       config.maxErrorIncrease, config.raceReread);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;
@@ -276,6 +276,7 @@ absl::Status SearchRun::writeRunJson(const char *status) {
       {"cache_hits", evaluator ? evaluator->counts.cacheHits : 0},
       {"remeasured", evaluator ? evaluator->counts.remeasured : 0},
       {"raced", evaluator ? evaluator->counts.raced : 0},
+      {"reread", evaluator ? evaluator->counts.reread : 0},
       {"checkpoints", checkpoints},
       {"checkpoint_s", checkpointSeconds},
       {"process_cpu_s", processCpuSeconds() - cpuBefore},

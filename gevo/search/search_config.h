@@ -71,6 +71,12 @@ struct SearchConfig {
   /// enters the front stops after three pairs. history.csv says how much of
   /// each was measured. 0: off (every variant timed fully).
   double raceMargin = 0.5;
+  /// Racing: a variant whose reading would enter the front is read again in
+  /// a child of its own, and that second reading, which no selection picked,
+  /// is the one it enters (or stops) with. Without it the front keeps the
+  /// luckiest of many readings and stops later variants against figures that
+  /// are too fast (docs/evaluation.md, "The winner's curse").
+  bool raceReread = true;
   /// Racing decides but stops nothing; the cache records where it would
   /// have stopped each variant (gevo/bench:racing checks those). No flag.
   bool raceDryRun = false;

@@ -270,6 +270,12 @@ SettingsTable<SearchConfig> runRows() {
                "times a member at least as accurate) or once its timed pairs "
                "show it; one entering the front stops after three pairs (0: "
                "every variant timed fully)"}),
+      setting(&C::raceReread,
+              {"race-reread", "race_reread",
+               "Racing: a variant whose reading would enter the front is "
+               "read again in a child of its own and enters (or stops) by "
+               "that second reading, which no selection picked, so that the "
+               "front does not keep its luckiest readings"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "

@@ -38,6 +38,7 @@ SearchConfig unusual() {
   c.maxErrorIncrease = 0.1;
   c.pairedRuns = 2;
   c.raceMargin = 0.75;
+  c.raceReread = false;
   c.frontRepeats = 4;
   c.frontChildren = 2;
   c.frontLimit = 9;
@@ -111,6 +112,7 @@ TEST(SearchSettings, RunJsonKeepsItsKeyNames) {
                                          "screen",
                                          "paired_runs",
                                          "race_margin",
+                                         "race_reread",
                                          "prune_seeds",
                                          "rate_seeds",
                                          "initial_edits",

@@ -12,18 +12,13 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <optional>
 
-#include "gevo/ir/apply_edit.h"
-#include "gevo/ir/op_address.h"
-#include "gevo/search/batch_evaluator.h"
 #include "gevo/search/checkpoint.h"
 #include "gevo/search/search_outputs.h"
 #include "gevo/support/csv.h"
 #include "gevo/support/tool_paths.h"
 #include "gevo/workbench/run_directory.h"
 #include "gevo/workbench/workbench.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "replay/patch.h"
 #include "gtest/gtest.h"
 
@@ -244,113 +239,6 @@ TEST(SearchTest, RateSeedsStartATrainingSearchWithTheRateDoubledAndHalved) {
   EXPECT_EQ(literals, (std::vector<std::string>{"0.02", "0.005"}));
   EXPECT_LT(std::atof(history.rows[0][error].c_str()),
             result->baseline.error());
-}
-
-/// A workbench on the training workload, one timed run per variant and no
-/// warm-up; null (and a test failure) when it cannot start.
-std::unique_ptr<Workbench> trainingBench() {
-  absl::StatusOr<WorkloadSpec> spec =
-      loadWorkloadSpec(findRunfile("testdata/digits_mlp_train"));
-  if (!spec.ok()) {
-    ADD_FAILURE() << spec.status();
-    return nullptr;
-  }
-  WorkbenchOptions options;
-  options.evaluation.warmup = 0;
-  options.evaluation.repeats = 1;
-  options.workers = 2;
-  options.timeoutSeconds = 30;
-  absl::StatusOr<std::unique_ptr<Workbench>> bench =
-      Workbench::create(*spec, options);
-  if (!bench.ok()) {
-    ADD_FAILURE() << bench.status();
-    return nullptr;
-  }
-  return std::move(*bench);
-}
-
-/// The first arith.constant of `module`: the training loop's learning rate.
-std::optional<OpRef> firstConstant(mlir::ModuleOp module) {
-  AddressIndex index(module);
-  for (mlir::Operation *op : index.ops())
-    if (index.refOf(op)->opName == "arith.constant")
-      return *index.refOf(op);
-  return std::nullopt;
-}
-
-TEST(SearchTest, EquivalentVariantsAreEvaluatedOnce) {
-  std::unique_ptr<Workbench> bench = trainingBench();
-  ASSERT_NE(bench, nullptr);
-  mlir::ModuleOp baseline = bench->unmodified();
-
-  // The learning rate set to 0.5 and back to 0.01: the same program as
-  // the unmodified one, by another edit list.
-  std::optional<OpRef> lr = firstConstant(baseline);
-  ASSERT_TRUE(lr.has_value());
-  Edit up{EditKind::Constant, *lr, {}, "0.5", {}};
-  mlir::OwningOpRef<mlir::ModuleOp> changed(baseline.clone());
-  ASSERT_TRUE(applyEdit(*changed, up).ok());
-  std::optional<OpRef> changedLr = firstConstant(*changed);
-  ASSERT_TRUE(changedLr.has_value());
-  Edit back{EditKind::Constant, *changedLr, {}, "0.01", {}};
-
-  BatchEvaluator evaluator(*bench);
-  std::vector<Individual> batch(4);
-  batch[1].edits = {up, back};
-  batch[2].edits = {up};
-  batch[3].edits = {up};
-  evaluator.evaluate(batch);
-  EXPECT_EQ(batch[0].key, batch[1].key);
-  EXPECT_NE(batch[0].key, batch[2].key);
-  EXPECT_EQ(batch[2].key, batch[3].key);
-  EXPECT_EQ(evaluator.counts.evaluations, 2); // unmodified, and lr = 0.5
-  EXPECT_EQ(evaluator.counts.cacheHits, 2);
-  for (const Individual &individual : batch)
-    EXPECT_TRUE(individual.feasible()) << individual.measurement.detail;
-  EXPECT_EQ(batch[0].measurement.validation.correct,
-            batch[1].measurement.validation.correct);
-  EXPECT_NE(batch[0].measurement.validation.correct,
-            batch[2].measurement.validation.correct);
-}
-
-TEST(SearchTest, DisturbedPairedChildrenRunAgainAndTheCacheKeepsTheReading) {
-  auto paired = [](double ratio, double unmodifiedMs) {
-    Measurement m;
-    m.runtimeRatio = ratio;
-    m.baselineMedianRunMs = unmodifiedMs;
-    return m;
-  };
-  // Beside a 2 ms reference, the unmodified side may read up to 3 ms.
-  EXPECT_TRUE(disturbedPair(paired(0.5, 3.1), 2.0));
-  EXPECT_FALSE(disturbedPair(paired(0.5, 2.9), 2.0));
-  EXPECT_FALSE(disturbedPair(paired(0, 9), 2.0)); // a plain reading
-
-  std::unique_ptr<Workbench> bench = trainingBench();
-  ASSERT_NE(bench, nullptr);
-  ASSERT_TRUE(bench->measureBaseline().ok());
-  std::optional<OpRef> lr = firstConstant(bench->unmodified());
-  ASSERT_TRUE(lr.has_value());
-  Edit up{EditKind::Constant, *lr, {}, "0.02", {}};
-
-  // Factor 0: every paired child counts as disturbed and runs once more;
-  // equal variants share what is kept, and so does the cache.
-  BatchEvaluator evaluator(*bench, 2, 0);
-  std::vector<Individual> batch(3);
-  batch[1].edits = {up};
-  batch[2].edits = {up};
-  evaluator.evaluate(batch);
-  EXPECT_EQ(evaluator.counts.evaluations, 2);
-  EXPECT_EQ(evaluator.counts.remeasured, 2);
-  EXPECT_EQ(evaluator.counts.outcomes[Outcome::Ok], 3);
-  for (const Individual &individual : batch) {
-    ASSERT_TRUE(individual.feasible()) << individual.measurement.detail;
-    std::optional<Measurement> cached = bench->cache().find(individual.key);
-    ASSERT_TRUE(cached.has_value());
-    EXPECT_EQ(cached->runtimeRatio, individual.measurement.runtimeRatio);
-    EXPECT_EQ(cached->baselineMedianRunMs,
-              individual.measurement.baselineMedianRunMs);
-  }
-  EXPECT_EQ(batch[1].measurement.runMs, batch[2].measurement.runMs);
 }
 
 // A workload's name picks the run directory when --out is not given: a name
