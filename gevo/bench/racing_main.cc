@@ -2,15 +2,14 @@
 //
 //   bazel run //gevo/bench:racing [-- --workloads=... --budget=5m --seeds=3]
 //
-// For each workload and seed, two searches with the same seed and budget,
-// one after the other (their order alternates by seed, so that drift in the
-// machine's load hits both alike): the default the issue measured
-// (generational, every variant timed fully) and racing on (the shipped
-// default) with the steady-state schedule (--schedule). The first is a dry run
-// of racing: the cache records where racing would have stopped each variant;
-// one it would have stopped as dominated that is faster, beyond the noise band,
-// than every fully measured variant at least as accurate is a false stop.
-// Hypervolumes are the re-measured fronts'. Prints a row per run; --json.
+// For each workload and seed, two searches of the same seed and budget, one
+// after the other (which goes first alternates by seed, so that drift in load
+// hits both alike): the default the issue measured (generational, every variant
+// timed fully) and racing on (the shipped default) with the steady-state
+// schedule (--schedule). The first is a dry run of racing: its cache records
+// where racing would have stopped each variant; one stopped as dominated that
+// is faster, beyond the noise band, than every fully measured variant at least
+// as accurate is a false stop. Hypervolumes: the re-measured fronts'.
 //
 //===----------------------------------------------------------------------===//
 
