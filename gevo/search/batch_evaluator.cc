@@ -20,7 +20,7 @@ bool disturbedPair(const Measurement &m, double referenceMs, double factor) {
 }
 
 void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
-                                        BatchRequest request) {
+                                        BatchRequest request, bool counted) {
   double referenceMs = bench.baseline().medianRunMs;
   std::vector<size_t> again;
   std::vector<std::vector<Edit>> lists;
@@ -47,8 +47,10 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
   // Equal variants of the batch shared the first reading.
   for (MeasuredVariant &variant : measured)
     if (auto it = kept.find(variant.key); it != kept.end()) {
-      --counts.outcomes[variant.measurement->outcome];
-      ++counts.outcomes[it->second.outcome];
+      if (counted) {
+        --counts.outcomes[variant.measurement->outcome];
+        ++counts.outcomes[it->second.outcome];
+      }
       variant.measurement = it->second;
     }
 }
@@ -241,7 +243,7 @@ void BatchEvaluator::rereadEntries(std::vector<MeasuredVariant> &measured) {
     return;
   BatchRequest again = againRequest();
   std::vector<MeasuredVariant> second = bench.measure(lists, again);
-  remeasureDisturbed(second, again);
+  remeasureDisturbed(second, again, /*counted=*/false);
   counts.reread += static_cast<int64_t>(lists.size());
   for (const auto &[key, place] : picked)
     bench.cache().insert(key, *second[place].measurement);

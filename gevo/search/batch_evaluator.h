@@ -93,8 +93,10 @@ private:
   /// its own and keeps that reading when it failed or its unmodified side
   /// ran steadier (the cache keeps what is kept), so that a variant does not
   /// enter the archive on a slow unmodified side.
+  /// `counted`: `measured`'s outcomes are among counts.outcomes (a batch's
+  /// first readings), which then follow what is kept.
   void remeasureDisturbed(std::vector<MeasuredVariant> &measured,
-                          BatchRequest request);
+                          BatchRequest request, bool counted = true);
 
   /// submit()'s, once `variant` arrived: a disturbed paired child run once
   /// more (the steadier reading, or a failure, is kept and cached), then
