@@ -56,10 +56,10 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
 }
 
 void BatchEvaluator::setRacing(double margin, bool dryRun,
-                               double maxErrorIncrease, bool rereadEntries) {
+                               double maxErrorIncrease, bool readEntriesTwice) {
   raceMargin = margin;
   raceDryRun = dryRun;
-  raceReread = rereadEntries && !dryRun;
+  raceReread = readEntriesTwice && !dryRun;
   raceMaxErrorIncrease = maxErrorIncrease;
   front.clear();
   const Measurement &baseline = bench.baseline();

@@ -58,12 +58,12 @@ public:
   /// show that. `margin` is RacePlan::firstReadingMargin; <= 0 turns racing
   /// off. A variant whose error exceeds the unmodified program's by more
   /// than `maxErrorIncrease` (> 0) stops after its first run. With
-  /// `rereadEntries` (not in a dry run), a variant whose reading would enter
+  /// `readEntriesTwice` (not in a dry run), a variant whose reading would enter
   /// the front is read again in a child of its own and enters, or stops, by
   /// that second reading (SearchConfig::raceReread). Call it once the
   /// unmodified program is measured: the front starts with it.
   void setRacing(double margin, bool dryRun = false,
-                 double maxErrorIncrease = 0, bool rereadEntries = false);
+                 double maxErrorIncrease = 0, bool readEntriesTwice = false);
 
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
