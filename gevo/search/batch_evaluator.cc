@@ -20,7 +20,8 @@ bool disturbedPair(const Measurement &m, double referenceMs, double factor) {
 }
 
 void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
-                                        BatchRequest request, bool counted) {
+                                        BatchRequest request,
+                                        bool firstReadings) {
   double referenceMs = bench.baseline().medianRunMs;
   std::vector<size_t> again;
   std::vector<std::vector<Edit>> lists;
@@ -42,12 +43,13 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
     if (!next.ok() || next.baselineMedianRunMs < first.baselineMedianRunMs)
       kept[measured[again[k]].key] = next;
   }
-  for (auto &[key, m] : kept)
-    bench.cache().insert(key, m);
+  if (firstReadings)
+    for (auto &[key, m] : kept)
+      bench.cache().insert(key, m);
   // Equal variants of the batch shared the first reading.
   for (MeasuredVariant &variant : measured)
     if (auto it = kept.find(variant.key); it != kept.end()) {
-      if (counted) {
+      if (firstReadings) {
         --counts.outcomes[variant.measurement->outcome];
         ++counts.outcomes[it->second.outcome];
       }
@@ -243,7 +245,7 @@ void BatchEvaluator::rereadEntries(std::vector<MeasuredVariant> &measured) {
     return;
   BatchRequest again = againRequest();
   std::vector<MeasuredVariant> second = bench.measure(lists, again);
-  remeasureDisturbed(second, again, /*counted=*/false);
+  remeasureDisturbed(second, again, /*firstReadings=*/false);
   counts.reread += static_cast<int64_t>(lists.size());
   for (const auto &[key, place] : picked)
     bench.cache().insert(key, *second[place].measurement);
@@ -258,7 +260,8 @@ void BatchEvaluator::rereadEntries(std::vector<MeasuredVariant> &measured) {
 
 void BatchEvaluator::steady(MeasuredVariant variant,
                             const BatchRequest &request,
-                            std::function<void(MeasuredVariant)> then) {
+                            std::function<void(MeasuredVariant)> then,
+                            bool cacheKept) {
   double referenceMs = bench.baseline().medianRunMs;
   if (!variant.ran || !variant.measurement ||
       !disturbedPair(*variant.measurement, referenceMs, disturbedFactor))
@@ -270,12 +273,13 @@ void BatchEvaluator::steady(MeasuredVariant variant,
   again.distinctRuns = true;
   std::vector<Edit> edits = variant.edits;
   bench.start(edits, again,
-              [this, first = std::move(variant),
+              [this, cacheKept, first = std::move(variant),
                then = std::move(then)](MeasuredVariant second) mutable {
                 const Measurement &next = *second.measurement;
                 if (!next.ok() || next.baselineMedianRunMs <
                                       first.measurement->baselineMedianRunMs) {
-                  bench.cache().insert(first.key, next);
+                  if (cacheKept)
+                    bench.cache().insert(first.key, next);
                   first.measurement = next;
                 }
                 then(std::move(first));
@@ -292,10 +296,13 @@ void BatchEvaluator::readEntryAgain(
   BatchRequest again = againRequest();
   std::vector<Edit> edits = first.edits;
   bench.start(edits, again, [this, again, finish](MeasuredVariant second) {
-    steady(std::move(second), again, [this, finish](MeasuredVariant kept) {
-      bench.cache().insert(kept.key, *kept.measurement);
-      finish(std::move(kept));
-    });
+    steady(
+        std::move(second), again,
+        [this, finish](MeasuredVariant kept) {
+          bench.cache().insert(kept.key, *kept.measurement);
+          finish(std::move(kept));
+        },
+        /*cacheKept=*/false);
   });
 }
 

@@ -91,18 +91,20 @@ private:
 
   /// Runs each disturbed paired child of `measured` once more in a child of
   /// its own and keeps that reading when it failed or its unmodified side
-  /// ran steadier (the cache keeps what is kept), so that a variant does not
-  /// enter the archive on a slow unmodified side.
-  /// `counted`: `measured`'s outcomes are among counts.outcomes (a batch's
-  /// first readings), which then follow what is kept.
+  /// ran steadier, so that a variant does not enter the archive on a slow
+  /// unmodified side.
+  /// `firstReadings`: `measured` are a batch's first readings, whose outcomes
+  /// are among counts.outcomes and follow what is kept, and what is kept is
+  /// cached; second readings are counted and cached by the caller, once.
   void remeasureDisturbed(std::vector<MeasuredVariant> &measured,
-                          BatchRequest request, bool counted = true);
+                          BatchRequest request, bool firstReadings = true);
 
   /// submit()'s, once `variant` arrived: a disturbed paired child run once
-  /// more (the steadier reading, or a failure, is kept and cached), then
-  /// `then` with what is kept.
+  /// more (the steadier reading, or a failure, is kept, and cached when
+  /// `cacheKept`: a second reading is cached by its caller), then `then`
+  /// with what is kept.
   void steady(MeasuredVariant variant, const BatchRequest &request,
-              std::function<void(MeasuredVariant)> then);
+              std::function<void(MeasuredVariant)> then, bool cacheKept = true);
 
   /// Whether `variant`'s reading, which ran, would join racing's front as
   /// it stands, with re-reading of entries on: it is then read again.

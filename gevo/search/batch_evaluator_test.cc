@@ -153,7 +153,8 @@ struct RacingCase {
 };
 
 std::optional<RacingCase> racingCase(const std::string &cachePath, bool reread,
-                                     bool dryRun = false) {
+                                     bool dryRun = false,
+                                     double disturbedFactor = 1e9) {
   RacingCase c;
   c.bench = trainingBench();
   if (!c.bench || !c.bench->measureBaseline().ok())
@@ -166,10 +167,9 @@ std::optional<RacingCase> racingCase(const std::string &cachePath, bool reread,
   if (!lr)
     return std::nullopt;
   c.up = Edit{EditKind::Constant, *lr, {}, "0.02", {}};
-  // No child counts as disturbed (a busy test machine would add readings of
-  // its own): every reading past the first is an entry's second one.
-  c.evaluator = std::make_unique<BatchEvaluator>(*c.bench, 3,
-                                                 /*disturbedFactor=*/1e9);
+  // By default no child counts as disturbed (a busy test machine would add
+  // readings of its own): every reading past the first is an entry's second.
+  c.evaluator = std::make_unique<BatchEvaluator>(*c.bench, 3, disturbedFactor);
   c.evaluator->setRacing(0.5, dryRun, 0, reread);
   return c;
 }
@@ -224,6 +224,33 @@ TEST(BatchEvaluatorTest, ASteadyStateEntryIsReadAgainAsItArrives) {
   EXPECT_EQ(c->evaluator->counts.reread, 1);
   EXPECT_EQ(c->evaluator->running(), 0);
   EXPECT_EQ(cacheLines(path, arrived->key), 2);
+  std::optional<Measurement> cached = c->bench->cache().find(arrived->key);
+  ASSERT_TRUE(cached.has_value());
+  EXPECT_EQ(cached->runMs, arrived->measurement.runMs);
+}
+
+TEST(BatchEvaluatorTest, ADisturbedSecondReadingIsCachedOnce) {
+  // Every child counts as disturbed, so both readings are run twice: the
+  // first's steadier reading may add a line, the second's is cached once.
+  std::string path = scratchFile("disturbed_entries.jsonl");
+  std::optional<RacingCase> c = racingCase(path, /*reread=*/true,
+                                           /*dryRun=*/false,
+                                           /*disturbedFactor=*/0);
+  ASSERT_TRUE(c.has_value());
+  Individual child;
+  child.edits = {c->up};
+  std::optional<Individual> arrived;
+  c->evaluator->submit(
+      child, [&](Individual individual) { arrived = std::move(individual); });
+  for (int i = 0; i < 1200 && !arrived; ++i)
+    c->evaluator->service(100);
+  ASSERT_TRUE(arrived.has_value());
+  ASSERT_TRUE(arrived->feasible()) << arrived->measurement.detail;
+  EXPECT_EQ(c->evaluator->counts.reread, 1);
+  EXPECT_EQ(c->evaluator->counts.remeasured, 2);
+  int lines = cacheLines(path, arrived->key);
+  EXPECT_GE(lines, 2);
+  EXPECT_LE(lines, 3);
   std::optional<Measurement> cached = c->bench->cache().find(arrived->key);
   ASSERT_TRUE(cached.has_value());
   EXPECT_EQ(cached->runMs, arrived->measurement.runMs);
