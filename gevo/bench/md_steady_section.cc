@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -72,9 +73,7 @@ void steadyState(std::ostringstream &md) {
   md << "| workload, seed | evaluations/s generational | steady | ratio | "
         "hypervolume generational | steady | ratio |\n"
         "|---|---|---|---|---|---|---|\n";
-  bool fashionFaster = false, fashionFront = true, digitsKept = true;
-  int fashionSeeds = 0;
-  double bestRate = 0;
+  std::vector<double> fashionRates, fashionVolumes, digitsRates;
   for (const auto &[key, pair] : pairsOf(o)) {
     if (!pair.generational || !pair.steady)
       continue;
@@ -86,12 +85,10 @@ void steadyState(std::ostringstream &md) {
                           num(pair.generational, "hypervolume"),
                           num(pair.steady, "hypervolume"), volume);
     if (pair.workload.find("fashion") != std::string::npos) {
-      ++fashionSeeds;
-      bestRate = std::max(bestRate, rate);
-      fashionFaster |= rate > 1;
-      fashionFront &= volume >= 1;
+      fashionRates.push_back(rate);
+      fashionVolumes.push_back(volume);
     } else {
-      digitsKept &= rate >= 1;
+      digitsRates.push_back(rate);
     }
   }
   double checkpointMs = 0;
@@ -111,15 +108,25 @@ void steadyState(std::ostringstream &md) {
       "written once per generation (`population` arrivals), not per "
       "arrival.\n",
       checkpointMs);
-  bool met = fashionSeeds > 0 && fashionFaster && fashionFront && digitsKept;
+  // Medians over the seeds (the front check is a median of 3).
+  auto median = [](std::vector<double> v) {
+    if (v.empty())
+      return 0.0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  };
+  double rate = median(fashionRates), volume = median(fashionVolumes),
+         digits = median(digitsRates);
+  bool met = !fashionRates.empty() && rate > 1 && volume >= 1 &&
+             (digitsRates.empty() || digits >= 1);
   md << absl::StrFormat(
-      "\n%s: on Fashion %.2fx the generational evaluations/s at best, its "
-      "front %s as good; digits' evaluations/s %s (%d Fashion seed(s); the "
-      "issue's front check is a median of 3). The issue's 5x asks for far "
-      "more than a schedule can give.\n\n",
-      met ? "**Goal met**" : "**Goal missed**", bestRate,
-      fashionFront ? "at least" : "not", digitsKept ? "not lower" : "lower",
-      fashionSeeds);
+      "\n%s: on Fashion median %.2fx the generational evaluations/s (goal "
+      "above 1), median hypervolume ratio %.3f (goal 1.0); digits' median "
+      "%.2fx (goal not lower), over %d Fashion seed(s). The issue's 5x asks "
+      "for far more than a schedule can give.\n\n",
+      met ? "**Goal met**" : "**Goal missed**", rate, volume, digits,
+      static_cast<int>(fashionRates.size()));
 }
 
 } // namespace gevo::bench_md
