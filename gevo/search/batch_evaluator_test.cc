@@ -207,17 +207,24 @@ TEST(BatchEvaluatorTest, AnEntrysReadingIsASecondOneInAChildOfItsOwn) {
   }
 }
 
+/// Submits `c`'s edit as one steady-state child and services the evaluator
+/// until it arrives (nothing when it has not within `seconds`).
+std::optional<Individual> submitUp(RacingCase &c, int seconds) {
+  Individual child;
+  child.edits = {c.up};
+  std::optional<Individual> arrived;
+  c.evaluator->submit(
+      child, [&](Individual individual) { arrived = std::move(individual); });
+  for (int i = 0; i < seconds * 10 && !arrived; ++i)
+    c.evaluator->service(100);
+  return arrived;
+}
+
 TEST(BatchEvaluatorTest, ASteadyStateEntryIsReadAgainAsItArrives) {
   std::string path = scratchFile("steady_entries.jsonl");
   std::optional<RacingCase> c = racingCase(path, /*reread=*/true);
   ASSERT_TRUE(c.has_value());
-  Individual child;
-  child.edits = {c->up};
-  std::optional<Individual> arrived;
-  c->evaluator->submit(
-      child, [&](Individual individual) { arrived = std::move(individual); });
-  for (int i = 0; i < 600 && !arrived; ++i)
-    c->evaluator->service(100);
+  std::optional<Individual> arrived = submitUp(*c, 60);
   ASSERT_TRUE(arrived.has_value());
   ASSERT_TRUE(arrived->feasible()) << arrived->measurement.detail;
   EXPECT_EQ(c->evaluator->counts.evaluations, 1);
@@ -237,13 +244,7 @@ TEST(BatchEvaluatorTest, ADisturbedSecondReadingIsCachedOnce) {
                                            /*dryRun=*/false,
                                            /*disturbedFactor=*/0);
   ASSERT_TRUE(c.has_value());
-  Individual child;
-  child.edits = {c->up};
-  std::optional<Individual> arrived;
-  c->evaluator->submit(
-      child, [&](Individual individual) { arrived = std::move(individual); });
-  for (int i = 0; i < 1200 && !arrived; ++i)
-    c->evaluator->service(100);
+  std::optional<Individual> arrived = submitUp(*c, 120);
   ASSERT_TRUE(arrived.has_value());
   ASSERT_TRUE(arrived->feasible()) << arrived->measurement.detail;
   EXPECT_EQ(c->evaluator->counts.reread, 1);
