@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <algorithm>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -15,6 +14,7 @@
 
 #include "absl/strings/str_format.h"
 #include "gevo/bench/benchmarks_md.h"
+#include "gevo/support/median.h"
 #include "llvm/Support/JSON.h"
 
 namespace gevo::bench_md {
@@ -109,13 +109,6 @@ void steadyState(std::ostringstream &md) {
       "arrival.\n",
       checkpointMs);
   // Medians over the seeds (the front check is a median of 3).
-  auto median = [](std::vector<double> v) {
-    if (v.empty())
-      return 0.0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  };
   double rate = median(fashionRates), volume = median(fashionVolumes),
          digits = median(digitsRates);
   bool met = !fashionRates.empty() && rate > 1 && volume >= 1 &&
