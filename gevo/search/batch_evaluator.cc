@@ -221,7 +221,9 @@ bool BatchEvaluator::readAgain(const MeasuredVariant &variant) const {
   if (!raceReread || front.empty() || !variant.ran || !variant.measurement)
     return false;
   const Measurement &m = *variant.measurement;
-  return m.ok() && readAgainOnRace(front, m.error(), m.runtimeRatio, m.raced);
+  // As updateFront() would take it: a point the front cannot dominate.
+  return m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0 &&
+         m.runtimeRatio < ratioToBeat(front, m.error());
 }
 
 BatchRequest BatchEvaluator::againRequest() const {
