@@ -166,7 +166,8 @@ absl::StatusOr<OpenedRun> openRun(const SampleSetup &setup) {
   return OpenedRun{std::move(*checkpoint), std::move(*bench)};
 }
 
-/// Frees the parsed checkpoint: what is measured must be copied out first.
+/// Frees the parsed checkpoint: what is measured must be copied out first
+/// (pointers into its archive, as archiveFront() returns, dangle after).
 /// Children forked while this process held it read the variants of §11's
 /// seed 2 10-40% slower than children of the search or of noise_probe did,
 /// the unmodified program not (docs/evaluation.md, "Which process reads a
