@@ -171,6 +171,13 @@ bool enteredEarly(const std::string &raced) {
   return absl::StartsWith(raced, "enters:") || enteredHeadToHead(raced);
 }
 
+bool readAgainOnRace(const std::vector<FrontPoint> &front, double error,
+                     double ratio, const std::string &raced) {
+  if (front.empty() || !(ratio > 0) || stoppedDominated(raced))
+    return false;
+  return stoppedWithinNoise(raced) || ratio < ratioToBeat(front, error);
+}
+
 double RacePlan::runLimitMs() const {
   if (!enabled() || runLimitRatio <= 0 || referenceMs <= 0)
     return 0;

@@ -218,6 +218,15 @@ inline constexpr char kRacedAtRunLimit[] = "run_limit";
 inline constexpr char kRacedFailedFirstRun[] = "failed_first_run";
 /// Whether `raced` says timing stopped because the variant enters the front.
 bool enteredEarly(const std::string &raced);
+/// Whether a reading that ran (`raced` its label, `ratio` its run-time
+/// ratio, `error` its validation error) is read again in a child of its own
+/// before it counts, with re-reading on: one that would join `front` (it
+/// entered on the reading a selection picked: the winner's curse), and one
+/// kept within the process noise (dominated in its own child only: another
+/// child can read it faster, as §11 seed 2's d7246da0f5e750dc, x0.149 in its
+/// child and x0.140-0.144 in three fresh processes, would have been).
+bool readAgainOnRace(const std::vector<FrontPoint> &front, double error,
+                     double ratio, const std::string &raced);
 /// Whether `raced` says the variant stopped because it was dominated (it
 /// then never counts as a front member).
 bool stoppedDominated(const std::string &raced);

@@ -232,6 +232,25 @@ TEST(Race, RacedSaysWhetherItStoppedDominated) {
   EXPECT_FALSE(enteredEarly(tiedAgainstMember(5)));
 }
 
+TEST(Race, EntriesAndStopsWithinTheProcessNoiseAreReadAgain) {
+  // §11 seed 2: 68da4bffeb942989 (error 0.187, x0.138) on the front.
+  std::vector<FrontPoint> front = {{0.187, 0.138, 3, ""}, {0.316, 1, 0, ""}};
+  // d7246da0f5e750dc read x0.149 in its child, kept within the noise.
+  EXPECT_TRUE(readAgainOnRace(front, 0.193, 0.149, withinNoiseAfterPairs(4)));
+  // Stopped as dominated: never (its reading never counts as a member's).
+  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, racedAfterPairs(2)));
+  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.2, kRacedAfterFirstRun));
+  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, racedAgainstMember(4)));
+  // Measured otherwise: when its reading would join the front.
+  EXPECT_TRUE(readAgainOnRace(front, 0.193, 0.13, ""));
+  EXPECT_TRUE(readAgainOnRace(front, 0.193, 0.13, enteredAfterPairs(3)));
+  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, ""));
+  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, tiedAgainstMember(5)));
+  // Racing off (no front) or no reading: never.
+  EXPECT_FALSE(readAgainOnRace({}, 0.193, 0.13, withinNoiseAfterPairs(4)));
+  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0, withinNoiseAfterPairs(4)));
+}
+
 TEST(Race, NonDominatedKeepsTheStaircase) {
   std::vector<FrontPoint> kept = nonDominated(
       {{0.3, 0.2}, {0.1, 1.0}, {0.2, 1.1}, {0.1, 1.2}, {0.15, 0.7}});

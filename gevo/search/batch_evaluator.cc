@@ -221,9 +221,7 @@ bool BatchEvaluator::readAgain(const MeasuredVariant &variant) const {
   if (!raceReread || front.empty() || !variant.ran || !variant.measurement)
     return false;
   const Measurement &m = *variant.measurement;
-  // As updateFront() would take it: a point the front cannot dominate.
-  return m.ok() && !stoppedDominated(m.raced) && m.runtimeRatio > 0 &&
-         m.runtimeRatio < ratioToBeat(front, m.error());
+  return m.ok() && readAgainOnRace(front, m.error(), m.runtimeRatio, m.raced);
 }
 
 BatchRequest BatchEvaluator::againRequest() const {

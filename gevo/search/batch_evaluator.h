@@ -59,8 +59,9 @@ public:
   /// off. A variant whose error exceeds the unmodified program's by more
   /// than `maxErrorIncrease` (> 0) stops after its first run. With
   /// `readEntriesTwice` (not in a dry run), a variant whose reading would enter
-  /// the front is read again in a child of its own and enters, or stops, by
-  /// that second reading (SearchConfig::raceReread). Call it once the
+  /// the front, or that was kept within the process noise, is read again in a
+  /// child of its own and enters, or stops, by that second reading
+  /// (SearchConfig::raceReread). Call it once the
   /// unmodified program is measured: the front starts with it.
   void setRacing(double margin, bool dryRun = false,
                  double maxErrorIncrease = 0, bool readEntriesTwice = false);
@@ -107,7 +108,8 @@ private:
               std::function<void(MeasuredVariant)> then, bool cacheKept = true);
 
   /// Whether `variant`'s reading, which ran, would join racing's front as
-  /// it stands, with re-reading of entries on: it is then read again.
+  /// it stands or was kept within the process noise, with re-reading on:
+  /// it is then read again (readAgainOnRace).
   bool readAgain(const MeasuredVariant &variant) const;
   /// The request a second reading runs with: past the cache, in a child of
   /// its own, raced against the front as it is now.

@@ -272,10 +272,12 @@ SettingsTable<SearchConfig> runRows() {
                "every variant timed fully)"}),
       setting(&C::raceReread,
               {"race-reread", "race_reread",
-               "Racing: a variant whose reading would enter the front is "
-               "read again in a child of its own and enters (or stops) by "
-               "that second reading, which no selection picked, so that the "
-               "front does not keep its luckiest readings"}),
+               "Racing: a variant whose reading would enter the front, or "
+               "that racing kept within the process noise (dominated in its "
+               "child only), is read again in a child of its own and enters "
+               "(or stops) by that second reading, which no selection "
+               "picked, so that the front keeps neither its luckiest "
+               "readings nor loses to one unlucky child"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "
