@@ -172,10 +172,13 @@ bool enteredEarly(const std::string &raced) {
 }
 
 bool readAgainOnRace(const std::vector<FrontPoint> &front, double error,
-                     double ratio, const std::string &raced) {
+                     double ratio, const std::string &raced, double timedMs,
+                     double compileMs) {
   if (front.empty() || !(ratio > 0) || stoppedDominated(raced))
     return false;
-  return stoppedWithinNoise(raced) || ratio < ratioToBeat(front, error);
+  if (stoppedWithinNoise(raced))
+    return timedMs >= compileMs;
+  return ratio < ratioToBeat(front, error);
 }
 
 double RacePlan::runLimitMs() const {

@@ -224,9 +224,15 @@ bool enteredEarly(const std::string &raced);
 /// entered on the reading a selection picked: the winner's curse), and one
 /// kept within the process noise (dominated in its own child only: another
 /// child can read it faster, as §11 seed 2's d7246da0f5e750dc, x0.149 in its
-/// child and x0.140-0.144 in three fresh processes, would have been).
+/// child and x0.140-0.144 in three fresh processes, would have been) where
+/// its timed runs (`timedMs`, the unmodified program's in its pairs
+/// included) took at least its compile (`compileMs`): a second child then
+/// costs about what the first did. On sub-millisecond programs the compile
+/// is 3 to 25 times the pairs (the digits training) and a second reading of
+/// every such stop cost 13% of the evaluations/s (docs/evaluation.md).
 bool readAgainOnRace(const std::vector<FrontPoint> &front, double error,
-                     double ratio, const std::string &raced);
+                     double ratio, const std::string &raced, double timedMs,
+                     double compileMs);
 /// Whether `raced` says the variant stopped because it was dominated (it
 /// then never counts as a front member).
 bool stoppedDominated(const std::string &raced);

@@ -235,20 +235,33 @@ TEST(Race, RacedSaysWhetherItStoppedDominated) {
 TEST(Race, EntriesAndStopsWithinTheProcessNoiseAreReadAgain) {
   // §11 seed 2: 68da4bffeb942989 (error 0.187, x0.138) on the front.
   std::vector<FrontPoint> front = {{0.187, 0.138, 3, ""}, {0.316, 1, 0, ""}};
-  // d7246da0f5e750dc read x0.149 in its child, kept within the noise.
-  EXPECT_TRUE(readAgainOnRace(front, 0.193, 0.149, withinNoiseAfterPairs(4)));
+  // d7246da0f5e750dc read x0.149 in its child, kept within the noise: four
+  // pairs of about 17 and 115 ms against a 45-ms compile.
+  EXPECT_TRUE(
+      readAgainOnRace(front, 0.193, 0.149, withinNoiseAfterPairs(4), 528, 45));
+  // The same stop of a sub-millisecond program (the digits training: three
+  // pairs of 0.5 and 1.4 ms against a 141-ms compile) is not read again.
+  EXPECT_FALSE(
+      readAgainOnRace(front, 0.193, 0.149, withinNoiseAfterPairs(3), 5.7, 141));
   // Stopped as dominated: never (its reading never counts as a member's).
-  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, racedAfterPairs(2)));
-  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.2, kRacedAfterFirstRun));
-  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, racedAgainstMember(4)));
+  EXPECT_FALSE(
+      readAgainOnRace(front, 0.193, 0.149, racedAfterPairs(2), 528, 45));
+  EXPECT_FALSE(
+      readAgainOnRace(front, 0.193, 0.2, kRacedAfterFirstRun, 528, 45));
+  EXPECT_FALSE(
+      readAgainOnRace(front, 0.193, 0.149, racedAgainstMember(4), 528, 45));
   // Measured otherwise: when its reading would join the front.
-  EXPECT_TRUE(readAgainOnRace(front, 0.193, 0.13, ""));
-  EXPECT_TRUE(readAgainOnRace(front, 0.193, 0.13, enteredAfterPairs(3)));
-  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, ""));
-  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, tiedAgainstMember(5)));
+  EXPECT_TRUE(readAgainOnRace(front, 0.193, 0.13, "", 528, 45));
+  EXPECT_TRUE(
+      readAgainOnRace(front, 0.193, 0.13, enteredAfterPairs(3), 528, 45));
+  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0.149, "", 528, 45));
+  EXPECT_FALSE(
+      readAgainOnRace(front, 0.193, 0.149, tiedAgainstMember(5), 528, 45));
   // Racing off (no front) or no reading: never.
-  EXPECT_FALSE(readAgainOnRace({}, 0.193, 0.13, withinNoiseAfterPairs(4)));
-  EXPECT_FALSE(readAgainOnRace(front, 0.193, 0, withinNoiseAfterPairs(4)));
+  EXPECT_FALSE(
+      readAgainOnRace({}, 0.193, 0.13, withinNoiseAfterPairs(4), 528, 45));
+  EXPECT_FALSE(
+      readAgainOnRace(front, 0.193, 0, withinNoiseAfterPairs(4), 528, 45));
 }
 
 TEST(Race, NonDominatedKeepsTheStaircase) {

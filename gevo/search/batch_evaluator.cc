@@ -221,7 +221,11 @@ bool BatchEvaluator::readAgain(const MeasuredVariant &variant) const {
   if (!raceReread || front.empty() || !variant.ran || !variant.measurement)
     return false;
   const Measurement &m = *variant.measurement;
-  return m.ok() && readAgainOnRace(front, m.error(), m.runtimeRatio, m.raced);
+  double timedMs = m.baselineMedianRunMs * static_cast<double>(m.runMs.size());
+  for (double ms : m.runMs)
+    timedMs += ms;
+  return m.ok() && readAgainOnRace(front, m.error(), m.runtimeRatio, m.raced,
+                                   timedMs, m.lowerMs + m.codegenMs);
 }
 
 BatchRequest BatchEvaluator::againRequest() const {

@@ -59,9 +59,9 @@ public:
   /// off. A variant whose error exceeds the unmodified program's by more
   /// than `maxErrorIncrease` (> 0) stops after its first run. With
   /// `readEntriesTwice` (not in a dry run), a variant whose reading would enter
-  /// the front, or that was kept within the process noise, is read again in a
-  /// child of its own and enters, or stops, by that second reading
-  /// (SearchConfig::raceReread). Call it once the
+  /// the front, or that was kept within the process noise (its timed runs at
+  /// least its compile), is read again in a child of its own and enters, or
+  /// stops, by that second reading (SearchConfig::raceReread). Call it once the
   /// unmodified program is measured: the front starts with it.
   void setRacing(double margin, bool dryRun = false,
                  double maxErrorIncrease = 0, bool readEntriesTwice = false);

@@ -274,7 +274,8 @@ SettingsTable<SearchConfig> runRows() {
               {"race-reread", "race_reread",
                "Racing: a variant whose reading would enter the front, or "
                "that racing kept within the process noise (dominated in its "
-               "child only), is read again in a child of its own and enters "
+               "child only; where its timed runs took at least its "
+               "compile), is read again in a child of its own and enters "
                "(or stops) by that second reading, which no selection "
                "picked, so that the front keeps neither its luckiest "
                "readings nor loses to one unlucky child"}),
