@@ -85,7 +85,10 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "program otherwise. A variant whose reading would enter the front is "
       "read again in a child of its own, raced against the front as it then "
       "is, and enters or stops by that second reading, which no selection "
-      "picked (read again; rows without that count come from before it). "
+      "picked (read again; rows without that count come from before it); "
+      "so is one kept within the noise whose timed runs took at least its "
+      "compile (the first table's rows; not the digits training's "
+      "sub-millisecond programs). "
       "The dry run judges by "
       "pairs with the unmodified program only. Two checks that no stopped "
       "variant would have entered the front: the dry run's, and, after each "
@@ -239,13 +242,27 @@ void racing(std::ostringstream &md) {
                         str(o, "budget"));
   racingIntro(md, o);
   racingTable(md, o);
-  std::optional<llvm::json::Value> before = load("racing_no_reread.json");
-  const Object *b = before ? before->getAsObject() : nullptr;
-  if (!b)
-    return;
-  md << "The same bench on the code before entries were read twice (commit "
-        "c94d249, `bench-results/racing_no_reread.json`):\n\n";
-  racingTable(md, b, "Before entries were read twice");
+  // The same bench on earlier code, newest first: what each change moved.
+  struct Earlier {
+    const char *file, *intro, *lead;
+  };
+  for (const Earlier &e :
+       {Earlier{"racing_entries_only.json",
+                "reading entries twice, not stops within the process noise "
+                "(commit 5f395e9, its samples judged again by `--recheck`)",
+                "Reading entries only twice"},
+        Earlier{"racing_no_reread.json",
+                "before entries were read twice (commit c94d249)",
+                "Before entries were read twice"}}) {
+    std::optional<llvm::json::Value> before = load(e.file);
+    const Object *b = before ? before->getAsObject() : nullptr;
+    if (!b)
+      continue;
+    md << absl::StrFormat(
+        "The same bench on the code %s, `bench-results/%s`:\n\n", e.intro,
+        e.file);
+    racingTable(md, b, e.lead);
+  }
 }
 
 } // namespace gevo::bench_md
