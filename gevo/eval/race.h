@@ -228,7 +228,7 @@ bool enteredEarly(const std::string &raced);
 /// its timed runs (`timedMs`, the unmodified program's in its pairs
 /// included) took at least its compile (`compileMs`): a second child then
 /// costs about what the first did. On sub-millisecond programs the compile
-/// is 3 to 25 times the pairs (the digits training) and a second reading of
+/// is 2 to 25 times the pairs (the digits training) and a second reading of
 /// every such stop cost 13% of the evaluations/s (docs/evaluation.md).
 bool readAgainOnRace(const std::vector<FrontPoint> &front, double error,
                      double ratio, const std::string &raced, double timedMs,
