@@ -232,18 +232,30 @@ TEST_F(VariantSessionTest, RacingKeepsAShortVariantWithinTheProcessNoise) {
   auto unmodified = [&] {
     return mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone());
   };
+  // Real microsecond timings scatter: a noisy pair can leave the verdict
+  // open one pair longer (CI read pairs:3 once), so the stop may come at any
+  // pair from the plan's minimum to one before the last.
   RacePlan plan;
+  auto stoppedEarly = [&](const Measurement &m, int minimum) {
+    int n = static_cast<int>(m.runMs.size());
+    return n >= minimum && n < kRacePairs;
+  };
   Measurement kept = session->evaluate(pool, unmodified(), request);
   ASSERT_TRUE(kept.ok()) << kept.detail;
-  EXPECT_EQ(kept.raced, withinNoiseAfterPairs(plan.minPairs));
-  EXPECT_EQ(kept.runMs.size(), static_cast<size_t>(plan.minPairs));
+  EXPECT_TRUE(stoppedEarly(kept, plan.minPairs)) << kept.runMs.size();
+  EXPECT_EQ(kept.raced,
+            withinNoiseAfterPairs(static_cast<int>(kept.runMs.size())));
   EXPECT_FALSE(stoppedDominated(kept.raced));
   EXPECT_GT(kept.runtimeRatio, 0.5);
   EXPECT_LT(kept.runtimeRatio, 2.0);
   request.race.referenceMs = 100; // read as a 100-ms program: no such noise
   Measurement stopped = session->evaluate(pool, unmodified(), request);
   ASSERT_TRUE(stopped.ok()) << stopped.detail;
-  EXPECT_EQ(stopped.raced, racedAfterPairs(plan.minPairsDominated));
+  EXPECT_TRUE(stoppedEarly(stopped, plan.minPairsDominated))
+      << stopped.runMs.size();
+  EXPECT_EQ(stopped.raced,
+            racedAfterPairs(static_cast<int>(stopped.runMs.size())));
+  EXPECT_TRUE(stoppedDominated(stopped.raced));
 }
 
 TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
