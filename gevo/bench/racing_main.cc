@@ -60,6 +60,12 @@ cl::opt<std::string> schedule(
     cl::desc("Schedule of the racing arm: steady (default) or generational "
              "(the shipped default)"),
     cl::init("steady"), cl::cat(category));
+cl::opt<bool> stopUndecided(
+    "stop-undecided",
+    cl::desc("Both arms plan racing with --race-stop-undecided (a variant "
+             "no pair left could decide stops after three, its reading kept; "
+             "the dry run records where); off: the shipped default"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> recheckOnly(
     "recheck",
     cl::desc("Run no search: make the dry-run checks and the samples of the "
@@ -159,6 +165,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   config.workloadPath = gevo::findRunfile(workload);
   config.seed = seed;
   config.budgetSeconds = budgetSeconds;
+  config.raceStopUndecided = stopUndecided;
   if (!racing) { // the default the issue measured, as racing's dry run
     config.algorithm.schedule = gevo::Schedule::Generational;
     config.raceDryRun = true;
@@ -179,6 +186,7 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
       {"racing", racing},
       {"schedule", gevo::toString(config.algorithm.schedule)},
       {"race_margin", config.raceMargin},
+      {"stop_undecided", config.raceStopUndecided},
       {"evaluations", r.counts.evaluations},
       {"seconds", r.searchSeconds},
       {"evaluations_per_s", rate},

@@ -197,13 +197,13 @@ bool ChildRun::keepTiming(int pairsDone) {
   // whether the front dominates the variant (race.h).
   if (pairsDone == 0 || firstError < 0)
     return true;
-  switch (judgePairs(request.race, firstError,
-                     pairRatios(runs.ms, runs.baselineMs))) {
+  std::vector<double> ratios = pairRatios(runs.ms, runs.baselineMs);
+  switch (judgePairs(request.race, firstError, ratios)) {
   case PairVerdict::Dominated:
     // Head to head it was as fast as the fastest member at least as
-    // accurate: only its full measurement says whether it is faster.
+    // accurate: only pairs that show it faster decide (below).
     if (notDominatedHeadToHead)
-      return true;
+      break;
     return stopAt(racedAfterPairs(pairsDone));
   case PairVerdict::Enters:
     return stopAt(enteredAfterPairs(pairsDone));
@@ -214,6 +214,12 @@ bool ChildRun::keepTiming(int pairsDone) {
   case PairVerdict::Undecided:
     break;
   }
+  // Pairs left that could not decide it either, at this median and spread,
+  // would only narrow a reading that counts as it is.
+  if (request.race.stopUndecided && pairsDone >= request.race.minPairs &&
+      !morePairsCouldDecide(request.race, firstError, ratios,
+                            request.interleavedPairs, !notDominatedHeadToHead))
+    return stopAt(undecidedAfterPairs(pairsDone));
   return true;
 }
 

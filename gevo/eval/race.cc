@@ -43,12 +43,15 @@ std::string beatenAfterFirstRun(const RacePlan &plan, double error,
   return "";
 }
 
-PairVerdict judgePairs(const RacePlan &plan, double error,
-                       const std::vector<double> &ratios) {
+namespace {
+/// judgePairs() as if `count` pairs had read what `ratios` did: their
+/// median and spread, with `count`'s interval and minimums.
+PairVerdict judgeAsIf(const RacePlan &plan, double error,
+                      const std::vector<double> &ratios, int count) {
   if (!plan.enabled() || ratios.empty())
     return PairVerdict::Undecided;
   double estimate = median(ratios);
-  auto pairs = static_cast<double>(ratios.size());
+  auto pairs = static_cast<double>(count);
   // The noise is the search's pooled estimate, or this variant's own spread
   // when its pairs scatter more (short runs do, and the pool is mostly long
   // runs).
@@ -85,7 +88,7 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
     // Even at the slow end faster than the member by more than the band.
     clearsEvery &= estimate * (1 + halfWidth) * (1 + plan.band) < member.ratio;
   }
-  auto done = static_cast<int>(ratios.size());
+  int done = count;
   if (dominated && done >= plan.minPairsDominated)
     return PairVerdict::Dominated;
   if (done >= plan.minPairs && clearsEvery)
@@ -93,6 +96,22 @@ PairVerdict judgePairs(const RacePlan &plan, double error,
   if (done >= plan.minPairs && dominatedHere)
     return PairVerdict::WithinNoise;
   return PairVerdict::Undecided;
+}
+} // namespace
+
+PairVerdict judgePairs(const RacePlan &plan, double error,
+                       const std::vector<double> &ratios) {
+  return judgeAsIf(plan, error, ratios, static_cast<int>(ratios.size()));
+}
+
+bool morePairsCouldDecide(const RacePlan &plan, double error,
+                          const std::vector<double> &ratios, int maxPairs,
+                          bool dominatedStops) {
+  if (!plan.enabled() || static_cast<int>(ratios.size()) >= maxPairs)
+    return false;
+  PairVerdict later = judgeAsIf(plan, error, ratios, maxPairs);
+  return later == PairVerdict::Enters ||
+         (dominatedStops && later != PairVerdict::Undecided);
 }
 
 double processNoise(double ms) {
@@ -150,6 +169,15 @@ std::string withinNoiseAfterPairs(int pairs) {
 }
 bool stoppedWithinNoise(const std::string &raced) {
   return absl::StartsWith(raced, "within_noise:");
+}
+std::string undecidedAfterPairs(int pairs) {
+  return absl::StrCat("undecided:", pairs);
+}
+bool stoppedUndecided(const std::string &raced) {
+  return absl::StartsWith(raced, "undecided:");
+}
+bool keptShortOfFull(const std::string &raced) {
+  return stoppedWithinNoise(raced) || stoppedUndecided(raced);
 }
 bool enteredHeadToHead(const std::string &raced) {
   return absl::StartsWith(raced, "enters_member:");

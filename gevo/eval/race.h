@@ -91,6 +91,11 @@ struct RacePlan {
   /// benchmark can check that no variant it stops would have entered the
   /// front.
   bool dryRun = false;
+  /// Stop timing a variant that reads Undecided after minPairs once no pair
+  /// left could decide it (morePairsCouldDecide(); `undecided:N`, its
+  /// reading kept). Off: such a variant is timed through every pair
+  /// (SearchConfig::raceStopUndecided).
+  bool stopUndecided = false;
 
   bool enabled() const { return !front.empty(); }
   /// The first run's limit in CPU ms (0: none); never below kMinRunLimitMs,
@@ -138,6 +143,19 @@ enum class PairVerdict {
 };
 PairVerdict judgePairs(const RacePlan &plan, double error,
                        const std::vector<double> &ratios);
+
+/// Whether pairs up to `maxPairs` could still decide what `ratios` leave
+/// undecided, were their median and spread to stay where these put them:
+/// Enters, or (with `dominatedStops`; a variant not dominated head to head
+/// is not stopped so) any other verdict. A variant as fast as a member
+/// within the band's width, as a neutral edit's twin is, reads Undecided
+/// through every pair while the interval is wider than the band (at 5 pairs
+/// and the default noise, 2.1% against 2%): in §11's searches such variants,
+/// mostly short ones, were 9-13% of them and a third of the children's CPU,
+/// each pair mostly the unmodified program's run.
+bool morePairsCouldDecide(const RacePlan &plan, double error,
+                          const std::vector<double> &ratios, int maxPairs,
+                          bool dominatedStops);
 
 /// How far (relative standard deviation) a program's run time of `ms`
 /// moves from one process to another on the same machine, where pairs in
@@ -201,6 +219,15 @@ std::string tiedAgainstMember(int pairs);
 /// stays in the archive as a fully measured variant does.
 std::string withinNoiseAfterPairs(int pairs);
 bool stoppedWithinNoise(const std::string &raced);
+/// "undecided:N": after N pairs (at least minPairs) with the unmodified
+/// program neither verdict was reached, nor could the remaining ones reach
+/// one (morePairsCouldDecide()); its ratio is their median. Not a stop as
+/// dominated: it stays in the archive as a fully measured variant does.
+std::string undecidedAfterPairs(int pairs);
+bool stoppedUndecided(const std::string &raced);
+/// Whether timing stopped short of a full reading that still counts
+/// (within_noise:N or undecided:N): checked as a stop is.
+bool keptShortOfFull(const std::string &raced);
 /// Whether `raced` says the variant entered head to head, its ratio derived
 /// from the member it beat ("enters_member:N"; FrontPoint::derived).
 bool enteredHeadToHead(const std::string &raced);

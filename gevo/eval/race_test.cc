@@ -110,6 +110,39 @@ TEST(Race, ShortVariantsStopOnlyBeyondTheProcessNoise) {
   EXPECT_FALSE(enteredEarly(withinNoiseAfterPairs(3)));
 }
 
+// A neutral edit's twin of a long member (same error, same time) reads
+// Undecided at every pair while the interval (default noise, member timed
+// with 5 pairs) is wider than the band: pairs 4 and 5 could not decide it
+// either, so timing stops after minPairs with its reading kept. One 4%
+// faster could still enter by pair 5, and one whose pairs scatter may
+// still be stopped as dominated, where a stop as dominated counts.
+TEST(Race, PairsThatCouldNotDecideStopWithTheirReadingKept) {
+  RacePlan plan = planWith({{0.10, 0.5, 5}});
+  plan.referenceMs = 110;
+  std::vector<double> twin = {0.5, 0.5, 0.5};
+  ASSERT_EQ(judgePairs(plan, 0.10, twin), PairVerdict::Undecided);
+  EXPECT_FALSE(morePairsCouldDecide(plan, 0.10, twin, 5, true));
+  std::vector<double> faster = {0.48, 0.48, 0.48};
+  ASSERT_EQ(judgePairs(plan, 0.10, faster), PairVerdict::Undecided);
+  EXPECT_TRUE(morePairsCouldDecide(plan, 0.10, faster, 5, true));
+  // A steadier search (noise 1.5%) can put the twin within the noise by
+  // pair 5.
+  plan.pairNoise = 0.015;
+  EXPECT_TRUE(morePairsCouldDecide(plan, 0.10, twin, 5, true));
+  // Where a stop as dominated would not count (a tie head to head), only
+  // entering could decide.
+  EXPECT_FALSE(morePairsCouldDecide(plan, 0.10, twin, 5, false));
+  // No pairs left, or no front: nothing to decide.
+  EXPECT_FALSE(morePairsCouldDecide(plan, 0.10, faster, 3, true));
+  EXPECT_FALSE(morePairsCouldDecide(RacePlan(), 0.10, faster, 5, true));
+  EXPECT_EQ(undecidedAfterPairs(3), "undecided:3");
+  EXPECT_TRUE(stoppedUndecided(undecidedAfterPairs(3)));
+  EXPECT_TRUE(keptShortOfFull(undecidedAfterPairs(3)));
+  EXPECT_TRUE(keptShortOfFull(withinNoiseAfterPairs(4)));
+  EXPECT_FALSE(stoppedDominated(undecidedAfterPairs(3)));
+  EXPECT_FALSE(enteredEarly(undecidedAfterPairs(3)));
+}
+
 TEST(Race, RatiosAreDerivedOnlyFromLongMembersMeasuredDirectly) {
   RacePlan plan = planWith({{0.10, 1.0}});
   plan.referenceMs = 133; // the Fashion workload's unmodified program

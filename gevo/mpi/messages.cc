@@ -37,12 +37,13 @@ std::string printJson(llvm::json::Value value) {
 } // namespace
 
 std::string encodeRace(const RacePlan &plan) {
-  // margin,noise,z,band,max-error,run-limit,dry-run, then
+  // margin,noise,z,band,max-error,run-limit,flags (1: dry run, 2: stop
+  // undecided), then
   // ,error:ratio:pairs per front member (a metadata value holds no space).
-  std::string text = absl::StrFormat("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d",
-                                     plan.firstReadingMargin, plan.pairNoise,
-                                     plan.confidenceZ, plan.band, plan.maxError,
-                                     plan.runLimitRatio, plan.dryRun ? 1 : 0);
+  std::string text = absl::StrFormat(
+      "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d", plan.firstReadingMargin,
+      plan.pairNoise, plan.confidenceZ, plan.band, plan.maxError,
+      plan.runLimitRatio, (plan.dryRun ? 1 : 0) | (plan.stopUndecided ? 2 : 0));
   for (const FrontPoint &point : plan.front)
     absl::StrAppend(&text, absl::StrFormat(",%.17g:%.17g:%d", point.error,
                                            point.ratio, point.pairs));
@@ -51,7 +52,7 @@ std::string encodeRace(const RacePlan &plan) {
 
 bool decodeRace(const std::string &text, RacePlan &plan) {
   std::vector<std::string> words = absl::StrSplit(text, ',');
-  int dryRun = 0;
+  int flags = 0;
   if (words.size() < 7 ||
       !absl::SimpleAtod(words[0], &plan.firstReadingMargin) ||
       !absl::SimpleAtod(words[1], &plan.pairNoise) ||
@@ -59,9 +60,10 @@ bool decodeRace(const std::string &text, RacePlan &plan) {
       !absl::SimpleAtod(words[3], &plan.band) ||
       !absl::SimpleAtod(words[4], &plan.maxError) ||
       !absl::SimpleAtod(words[5], &plan.runLimitRatio) ||
-      !absl::SimpleAtoi(words[6], &dryRun))
+      !absl::SimpleAtoi(words[6], &flags))
     return false;
-  plan.dryRun = dryRun != 0;
+  plan.dryRun = (flags & 1) != 0;
+  plan.stopUndecided = (flags & 2) != 0;
   plan.front.clear();
   for (size_t i = 7; i < words.size(); ++i) {
     std::vector<std::string> parts = absl::StrSplit(words[i], ':');

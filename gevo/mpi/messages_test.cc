@@ -82,7 +82,15 @@ TEST(Messages, JobCarriesItsRacePlanExactly) {
   EXPECT_EQ(race.maxError, 0.35);
   EXPECT_EQ(race.runLimitRatio, 2.25);
   EXPECT_TRUE(race.dryRun);
+  EXPECT_FALSE(race.stopUndecided);
   EXPECT_EQ(race.referenceMs, 0);
+  job.race.dryRun = false;
+  job.race.stopUndecided = true;
+  back = decodeJob(encodeJob(9, job));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_FALSE(back->second.race.dryRun);
+  EXPECT_TRUE(back->second.race.stopUndecided);
+  job.race.dryRun = true;
   // No racing: no plan travels, and a malformed one is an error.
   EXPECT_FALSE(decodeJob(encodeJob(10, RemoteJob{}))->second.race.enabled());
   std::string text = encodeJob(11, job);

@@ -58,8 +58,10 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
 }
 
 void BatchEvaluator::setRacing(double margin, bool dryRun,
-                               double maxErrorIncrease, bool readEntriesTwice) {
+                               double maxErrorIncrease, bool readEntriesTwice,
+                               bool stopUndecided) {
   raceMargin = margin;
+  raceStopUndecided = stopUndecided;
   raceDryRun = dryRun;
   raceReread = readEntriesTwice && !dryRun;
   raceMaxErrorIncrease = maxErrorIncrease;
@@ -84,6 +86,7 @@ RacePlan BatchEvaluator::racePlan() const {
     slowest = std::max(slowest, point.ratio);
   plan.runLimitRatio = (1 + raceMargin) * slowest;
   plan.dryRun = raceDryRun;
+  plan.stopUndecided = raceStopUndecided;
   // The first run is read against the unmodified program's time as the
   // latest paired children saw it, so that load that came up since the
   // start (other jobs, the other workers) does not read as a slow variant.

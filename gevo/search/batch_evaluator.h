@@ -61,10 +61,13 @@ public:
   /// `readEntriesTwice` (not in a dry run), a variant whose reading would enter
   /// the front, or that was kept within the process noise (its timed runs at
   /// least its compile), is read again in a child of its own and enters, or
-  /// stops, by that second reading (SearchConfig::raceReread). Call it once the
-  /// unmodified program is measured: the front starts with it.
+  /// stops, by that second reading (SearchConfig::raceReread). With
+  /// `stopUndecided`, timing stops once no pair left could decide a variant
+  /// (RacePlan::stopUndecided). Call it once the unmodified program is
+  /// measured: the front starts with it.
   void setRacing(double margin, bool dryRun = false,
-                 double maxErrorIncrease = 0, bool readEntriesTwice = false);
+                 double maxErrorIncrease = 0, bool readEntriesTwice = false,
+                 bool stopUndecided = false);
 
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
@@ -137,6 +140,7 @@ private:
   double raceMargin = 0;
   bool raceDryRun = false;
   bool raceReread = false;
+  bool raceStopUndecided = false;
   double raceMaxErrorIncrease = 0;
   /// What racing compares against; empty when not racing.
   std::vector<FrontPoint> front;

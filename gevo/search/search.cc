@@ -134,7 +134,8 @@ absl::Status SearchRun::startEvaluator() {
   evaluator =
       std::make_unique<BatchEvaluator>(*bench, timed ? config.pairedRuns : 0);
   evaluator->setRacing(config.raceMargin, config.raceDryRun,
-                       config.maxErrorIncrease, config.raceReread);
+                       config.maxErrorIncrease, config.raceReread,
+                       config.raceStopUndecided);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;

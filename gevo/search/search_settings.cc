@@ -279,6 +279,13 @@ SettingsTable<SearchConfig> runRows() {
                "(or stops) by that second reading, which no selection "
                "picked, so that the front keeps neither its luckiest "
                "readings nor loses to one unlucky child"}),
+      setting(&C::raceStopUndecided,
+              {"race-stop-undecided", "race_stop_undecided",
+               "Racing: a variant whose pairs decide neither way after three "
+               "(as fast as a member within the noise, as a neutral edit's "
+               "twin) stops once the pairs left could not decide it at its "
+               "median and spread, its reading kept (undecided:N), instead "
+               "of being timed through every pair"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "

@@ -39,6 +39,7 @@ SearchConfig unusual() {
   c.pairedRuns = 2;
   c.raceMargin = 0.75;
   c.raceReread = false;
+  c.raceStopUndecided = true;
   c.frontRepeats = 4;
   c.frontChildren = 2;
   c.frontLimit = 9;
@@ -113,6 +114,7 @@ TEST(SearchSettings, RunJsonKeepsItsKeyNames) {
                                          "paired_runs",
                                          "race_margin",
                                          "race_reread",
+                                         "race_stop_undecided",
                                          "prune_seeds",
                                          "rate_seeds",
                                          "initial_edits",
