@@ -63,7 +63,8 @@ cl::opt<std::string> schedule(
 cl::opt<bool> stopUndecided(
     "stop-undecided",
     cl::desc("Both arms plan racing with --race-stop-undecided (a variant "
-             "no pair left could decide stops after three, its reading kept; "
+             "no pair left could decide stops after three where its reading is "
+             "ahead of the front; "
              "the dry run records where); off: the shipped default"),
     cl::init(false), cl::cat(category));
 cl::opt<bool> recheckOnly(

@@ -64,11 +64,11 @@ std::vector<Candidate> nearestStopped(const Checkpoint &checkpoint,
   for (const Individual &individual : checkpoint.archive) {
     const Measurement &m = individual.measurement;
     // A tie head to head took its ratio from the member's, and one within
-    // the process noise or undecided stopped its pairs short of a full
-    // measurement: each is checked as a stopped variant is.
+    // the process noise stopped its pairs short of a full measurement: each
+    // is checked as a stopped variant is.
     if (!m.ok() ||
         !(stoppedDominated(m.raced) || tiedHeadToHead(m.raced) ||
-          keptShortOfFull(m.raced)) ||
+          stoppedWithinNoise(m.raced)) ||
         m.error() > maxError || !seen.insert(individual.key).second)
       continue;
     double toBeat = ratioToBeat(front, m.error());

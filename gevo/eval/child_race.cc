@@ -215,8 +215,10 @@ bool ChildRun::keepTiming(int pairsDone) {
     break;
   }
   // Pairs left that could not decide it either, at this median and spread,
-  // would only narrow a reading that counts as it is.
+  // would only narrow a reading that joins the front as it is and is read
+  // again there (RacePlan::stopUndecided).
   if (request.race.stopUndecided && pairsDone >= request.race.minPairs &&
+      median(ratios) < ratioToBeat(request.race.front, firstError) &&
       !morePairsCouldDecide(request.race, firstError, ratios,
                             request.interleavedPairs, !notDominatedHeadToHead))
     return stopAt(undecidedAfterPairs(pairsDone));

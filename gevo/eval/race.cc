@@ -176,9 +176,6 @@ std::string undecidedAfterPairs(int pairs) {
 bool stoppedUndecided(const std::string &raced) {
   return absl::StartsWith(raced, "undecided:");
 }
-bool keptShortOfFull(const std::string &raced) {
-  return stoppedWithinNoise(raced) || stoppedUndecided(raced);
-}
 bool enteredHeadToHead(const std::string &raced) {
   return absl::StartsWith(raced, "enters_member:");
 }

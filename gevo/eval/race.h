@@ -92,8 +92,12 @@ struct RacePlan {
   /// front.
   bool dryRun = false;
   /// Stop timing a variant that reads Undecided after minPairs once no pair
-  /// left could decide it (morePairsCouldDecide(); `undecided:N`, its
-  /// reading kept). Off: such a variant is timed through every pair
+  /// left could decide it (morePairsCouldDecide()), where its pairs' median
+  /// is ahead of every member at least as accurate (`undecided:N`: it joins
+  /// the front on that reading, and a second reading decides, as for every
+  /// entry). One behind them is timed on: stopped there, its reading would
+  /// be a stop within the noise that nothing reads again. Off: every
+  /// undecided variant is timed through every pair
   /// (SearchConfig::raceStopUndecided).
   bool stopUndecided = false;
 
@@ -221,13 +225,11 @@ std::string withinNoiseAfterPairs(int pairs);
 bool stoppedWithinNoise(const std::string &raced);
 /// "undecided:N": after N pairs (at least minPairs) with the unmodified
 /// program neither verdict was reached, nor could the remaining ones reach
-/// one (morePairsCouldDecide()); its ratio is their median. Not a stop as
-/// dominated: it stays in the archive as a fully measured variant does.
+/// one (morePairsCouldDecide()), and their median (its ratio) was ahead of
+/// every member at least as accurate: it joins the front on that reading,
+/// and is read again as every entry is (readAgainOnRace). Not a stop.
 std::string undecidedAfterPairs(int pairs);
 bool stoppedUndecided(const std::string &raced);
-/// Whether timing stopped short of a full reading that still counts
-/// (within_noise:N or undecided:N): checked as a stop is.
-bool keptShortOfFull(const std::string &raced);
 /// Whether `raced` says the variant entered head to head, its ratio derived
 /// from the member it beat ("enters_member:N"; FrontPoint::derived).
 bool enteredHeadToHead(const std::string &raced);

@@ -137,8 +137,7 @@ TEST(Race, PairsThatCouldNotDecideStopWithTheirReadingKept) {
   EXPECT_FALSE(morePairsCouldDecide(RacePlan(), 0.10, faster, 5, true));
   EXPECT_EQ(undecidedAfterPairs(3), "undecided:3");
   EXPECT_TRUE(stoppedUndecided(undecidedAfterPairs(3)));
-  EXPECT_TRUE(keptShortOfFull(undecidedAfterPairs(3)));
-  EXPECT_TRUE(keptShortOfFull(withinNoiseAfterPairs(4)));
+  EXPECT_FALSE(stoppedWithinNoise(undecidedAfterPairs(3)));
   EXPECT_FALSE(stoppedDominated(undecidedAfterPairs(3)));
   EXPECT_FALSE(enteredEarly(undecidedAfterPairs(3)));
 }

@@ -258,6 +258,40 @@ TEST_F(VariantSessionTest, RacingKeepsAShortVariantWithinTheProcessNoise) {
   EXPECT_TRUE(stoppedDominated(stopped.raced));
 }
 
+// Pairs that no interval closes on (a pair noise of 10) decide nothing.
+// Stopping the undecided, a variant whose pairs put it ahead of every member
+// at least as accurate stops after minPairs with that reading (it joins the
+// front on it, to be read again); one behind them is timed through every
+// pair, as without it.
+TEST_F(VariantSessionTest, RacingStopsTheUndecidedOnlyAheadOfTheFront) {
+  Measurement full = measureRaced({});
+  ASSERT_TRUE(full.ok()) << full.detail;
+  RunRequest request;
+  request.interleavedPairs = kRacePairs;
+  request.race.referenceMs = full.medianRunMs;
+  request.race.firstReadingMargin = 1e6; // no first-run stop
+  request.race.pairNoise = 10;
+  request.race.stopUndecided = true;
+  request.race.front = {{full.error(), 5.0, kRacePairs}}; // it is ahead
+  SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
+  auto unmodified = [&] {
+    return mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone());
+  };
+  int pairs = RacePlan().minPairs;
+  ASSERT_LT(pairs, kRacePairs);
+  Measurement ahead = session->evaluate(pool, unmodified(), request);
+  ASSERT_TRUE(ahead.ok()) << ahead.detail;
+  EXPECT_EQ(ahead.raced, undecidedAfterPairs(pairs));
+  EXPECT_EQ(ahead.runMs.size(), static_cast<size_t>(pairs));
+  EXPECT_FALSE(stoppedDominated(ahead.raced));
+  EXPECT_FALSE(enteredEarly(ahead.raced));
+  request.race.front[0].ratio = 0.2; // it is behind
+  Measurement behind = session->evaluate(pool, unmodified(), request);
+  ASSERT_TRUE(behind.ok()) << behind.detail;
+  EXPECT_EQ(behind.raced, "");
+  EXPECT_EQ(behind.runMs.size(), static_cast<size_t>(kRacePairs));
+}
+
 TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
   Measurement m = measureRaced({{0.0, 0.001}}, /*dryRun=*/true, 1.0);
   ASSERT_TRUE(m.ok()) << m.detail;

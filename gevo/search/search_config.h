@@ -78,8 +78,9 @@ struct SearchConfig {
   /// are too fast (docs/evaluation.md, "The winner's curse").
   bool raceReread = true;
   /// Racing: a variant its pairs leave undecided after three stops there
-  /// once no pair left could decide it, its reading kept (`undecided:N`;
-  /// RacePlan::stopUndecided). Off until §11 measures it on every seed.
+  /// once no pair left could decide it, where its reading is ahead of every
+  /// member at least as accurate (`undecided:N`; RacePlan::stopUndecided).
+  /// Off until §11 measures it on every seed.
   bool raceStopUndecided = false;
   /// Racing decides but stops nothing; the cache records where it would
   /// have stopped each variant (gevo/bench:racing checks those). No flag.

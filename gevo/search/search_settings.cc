@@ -284,8 +284,10 @@ SettingsTable<SearchConfig> runRows() {
                "Racing: a variant whose pairs decide neither way after three "
                "(as fast as a member within the noise, as a neutral edit's "
                "twin) stops once the pairs left could not decide it at its "
-               "median and spread, its reading kept (undecided:N), instead "
-               "of being timed through every pair"}),
+               "median and spread, where that median is ahead of every member "
+               "at least as accurate (undecided:N: it joins the front on it "
+               "and is read again, as an entry is), instead of being timed "
+               "through every pair"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "
