@@ -173,9 +173,6 @@ bool stoppedWithinNoise(const std::string &raced) {
 std::string undecidedAfterPairs(int pairs) {
   return absl::StrCat("undecided:", pairs);
 }
-bool stoppedUndecided(const std::string &raced) {
-  return absl::StartsWith(raced, "undecided:");
-}
 bool enteredHeadToHead(const std::string &raced) {
   return absl::StartsWith(raced, "enters_member:");
 }

@@ -229,7 +229,6 @@ bool stoppedWithinNoise(const std::string &raced);
 /// every member at least as accurate: it joins the front on that reading,
 /// and is read again as every entry is (readAgainOnRace). Not a stop.
 std::string undecidedAfterPairs(int pairs);
-bool stoppedUndecided(const std::string &raced);
 /// Whether `raced` says the variant entered head to head, its ratio derived
 /// from the member it beat ("enters_member:N"; FrontPoint::derived).
 bool enteredHeadToHead(const std::string &raced);

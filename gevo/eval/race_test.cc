@@ -136,7 +136,6 @@ TEST(Race, PairsThatCouldNotDecideStopWithTheirReadingKept) {
   EXPECT_FALSE(morePairsCouldDecide(plan, 0.10, faster, 3, true));
   EXPECT_FALSE(morePairsCouldDecide(RacePlan(), 0.10, faster, 5, true));
   EXPECT_EQ(undecidedAfterPairs(3), "undecided:3");
-  EXPECT_TRUE(stoppedUndecided(undecidedAfterPairs(3)));
   EXPECT_FALSE(stoppedWithinNoise(undecidedAfterPairs(3)));
   EXPECT_FALSE(stoppedDominated(undecidedAfterPairs(3)));
   EXPECT_FALSE(enteredEarly(undecidedAfterPairs(3)));
