@@ -9,6 +9,7 @@
 #include "gevo/bench/racing_sample.h"
 #include "gevo/eval/race.h"
 #include "gevo/workbench/fitness_cache.h"
+#include "llvm/Support/JSON.h"
 
 namespace gevo {
 
@@ -55,6 +56,16 @@ std::pair<int, int> racedCounts(const std::string &outDir) {
       counts.second += enteredEarly(m.raced);
     }
   return counts;
+}
+
+void putDryRunFigures(llvm::json::Object &row, const DryRunCheck &check) {
+  row["would_stop"] = check.wouldStop;
+  row["false_stops"] = check.counts.falseStops;
+  row["within_band"] = check.counts.withinBand;
+  row["twins"] = check.counts.twins;
+  row["beyond_reference"] = check.counts.beyondReference;
+  row["confirmed_false_stops"] = check.confirmed.everyProcess;
+  row["confirmed_by_median"] = check.confirmed.byMedian;
 }
 
 } // namespace gevo

@@ -128,26 +128,6 @@ gevo::SampleSetup sampleSetup(const std::string &workload, int seed,
   return setup;
 }
 
-void putSample(llvm::json::Object &row, const gevo::StoppedSample &sample) {
-  row["sample_measured"] = sample.measured;
-  row["sample_false_stops"] = sample.counts.falseStops;
-  row["sample_within_band"] = sample.counts.withinBand;
-  row["sample_twins"] = sample.counts.twins;
-  row["sample_beyond_reference"] = sample.counts.beyondReference;
-  row["sample_confirmed"] = sample.confirmed.everyProcess;
-  row["sample_confirmed_by_median"] = sample.confirmed.byMedian;
-}
-
-void putCheck(llvm::json::Object &row, const gevo::DryRunCheck &check) {
-  row["would_stop"] = check.wouldStop;
-  row["false_stops"] = check.counts.falseStops;
-  row["within_band"] = check.counts.withinBand;
-  row["twins"] = check.counts.twins;
-  row["beyond_reference"] = check.counts.beyondReference;
-  row["confirmed_false_stops"] = check.confirmed.everyProcess;
-  row["confirmed_by_median"] = check.confirmed.byMedian;
-}
-
 /// The dry run's check from its cache, its false stops confirmed in fresh
 /// processes.
 gevo::DryRunCheck checkDryRun(const std::string &workload, int seed,
@@ -199,12 +179,12 @@ llvm::json::Object runOne(const std::string &workload, int seed, bool racing,
   gevo::DryRunCheck check;
   if (!racing) {
     check = checkDryRun(workload, seed, r.baseline);
-    putCheck(row, check);
+    gevo::putDryRunFigures(row, check);
   }
   gevo::StoppedSample sample;
   if (racing && sampleSize > 0) {
     sample = gevo::checkStoppedSample(sampleSetup(workload, seed, true));
-    putSample(row, sample);
+    gevo::putSampleFigures(row, sample);
   }
   std::printf("%-28s seed %d %-7s %6lld evaluations in %5.0f s (%.2f/s), %d "
               "stopped dominated, %d entered early, hypervolume %.4f",
@@ -262,8 +242,8 @@ int recheck() {
     if (row->getBoolean("racing").value_or(false) && sampleSize > 0) {
       std::fprintf(stderr, "%s seed %d: stopped variants measured fully\n",
                    workload.c_str(), seed);
-      putSample(*row,
-                gevo::checkStoppedSample(sampleSetup(workload, seed, true)));
+      gevo::putSampleFigures(
+          *row, gevo::checkStoppedSample(sampleSetup(workload, seed, true)));
       continue;
     }
     if (row->getBoolean("racing").value_or(true))
@@ -272,7 +252,7 @@ int recheck() {
         runBaseline(outDirOf(workload, false, seed));
     if (!baseline.ok())
       return gevo::reportBadInput(std::string(baseline.status().message()));
-    putCheck(*row, checkDryRun(workload, seed, *baseline));
+    gevo::putDryRunFigures(*row, checkDryRun(workload, seed, *baseline));
   }
   (*figures->getAsObject())["sample"] = static_cast<int>(sampleSize);
   (*figures->getAsObject())["confirm_processes"] = gevo::kConfirmProcesses;

@@ -13,6 +13,7 @@
 #include "gevo/search/checkpoint.h"
 #include "gevo/support/file_io.h"
 #include "gevo/workbench/run_directory.h"
+#include "llvm/Support/JSON.h"
 
 namespace gevo {
 namespace {
@@ -349,6 +350,16 @@ absl::Status measureKeysToFile(const SampleSetup &setup,
                          {"variants", std::move(variants)}};
   return writeOutput(
       outPath, llvm::formatv("{0}", llvm::json::Value(std::move(out))).str());
+}
+
+void putSampleFigures(llvm::json::Object &row, const StoppedSample &sample) {
+  row["sample_measured"] = sample.measured;
+  row["sample_false_stops"] = sample.counts.falseStops;
+  row["sample_within_band"] = sample.counts.withinBand;
+  row["sample_twins"] = sample.counts.twins;
+  row["sample_beyond_reference"] = sample.counts.beyondReference;
+  row["sample_confirmed"] = sample.confirmed.everyProcess;
+  row["sample_confirmed_by_median"] = sample.confirmed.byMedian;
 }
 
 } // namespace gevo

@@ -23,6 +23,10 @@
 #include "gevo/eval/race.h"
 #include "gevo/workbench/workbench_options.h"
 
+namespace llvm::json {
+class Object;
+} // namespace llvm::json
+
 namespace gevo {
 
 /// Where a stopped variant, measured fully, stands against the fastest
@@ -173,6 +177,12 @@ DryRunCheck checkDryRunCache(const std::string &outDir,
 /// Variants of the run directory's cache whose timing racing cut short: as
 /// dominated, and as entering.
 std::pair<int, int> racedCounts(const std::string &outDir);
+
+/// The figures of a racing run's sample, and of a dry run's check, as
+/// bench-results/racing*.json rows hold them (md_racing_section.cc reads
+/// them).
+void putSampleFigures(llvm::json::Object &row, const StoppedSample &sample);
+void putDryRunFigures(llvm::json::Object &row, const DryRunCheck &check);
 
 } // namespace gevo
 
