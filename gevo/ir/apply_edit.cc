@@ -190,7 +190,8 @@ absl::Status verifyEdited(mlir::ModuleOp module) {
 
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome, int maxFuzz,
-                       const SafetyOptions &safety, const AddressIndex *index) {
+                       const SafetyOptions &safety, const AddressIndex *index,
+                       const ModuleBeforeEdit *before) {
   EditOutcome local;
   EditOutcome &out = outcome ? *outcome : local;
   const MutationOperator &op = operatorFor(edit.kind);
@@ -199,7 +200,9 @@ absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
   GEVO_RETURN_IF_ERROR(resolveSites(resolver, edit, op, sites));
   GEVO_RETURN_IF_ERROR(resolveRewires(resolver, edit, op, sites));
   std::optional<EditSafetyCheck> check;
-  if (safety.check)
+  if (safety.check && before)
+    check.emplace(module, *before, safety);
+  else if (safety.check)
     check.emplace(module, safety);
   GEVO_ASSIGN_OR_RETURN(mlir::Operation * created,
                         op.change(edit, sites.target, sites.anchor));

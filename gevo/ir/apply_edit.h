@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "gevo/ir/edit.h"
+#include "gevo/ir/edit_safety_check.h"
 #include "gevo/ir/static_safety.h"
 
 namespace mlir {
@@ -49,12 +50,15 @@ struct EditOutcome {
 /// the module has an access, loop, call or write the static check
 /// (static_safety.h) refuses and did not have before is an error too.
 /// `index`, when given, is an AddressIndex of `module` as it is now (its own
-/// fuzz limit applies): the addresses are resolved in it.
+/// fuzz limit applies): the addresses are resolved in it. `before`, when
+/// given, is the module `module` was cloned from, unchanged: the static check
+/// reads the module before the edit there instead of in a clone of its own.
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome = nullptr,
                        int maxFuzz = kDefaultMaxFuzz,
                        const SafetyOptions &safety = SafetyOptions(),
-                       const AddressIndex *index = nullptr);
+                       const AddressIndex *index = nullptr,
+                       const ModuleBeforeEdit *before = nullptr);
 
 } // namespace gevo
 

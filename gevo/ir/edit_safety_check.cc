@@ -20,8 +20,14 @@ using Level = SafetyFinding::Level;
 struct EditSafetyCheck::State {
   mlir::ModuleOp module;
   SafetyOptions options;
+  /// The module before the edit: the check's own copy (`copied` maps the
+  /// module's ops to it), or the caller's (`given` maps its ops to the
+  /// module's), copied only when a finding after the edit needs it: the
+  /// analysis may fold ops in place, and the caller's module stays as it is.
   mlir::IRMapping copied;
-  mlir::OwningOpRef<mlir::ModuleOp> before;
+  mlir::OwningOpRef<mlir::ModuleOp> copy;
+  mlir::ModuleOp before;
+  const mlir::IRMapping *given = nullptr;
 };
 
 EditSafetyCheck::EditSafetyCheck(mlir::ModuleOp module,
@@ -29,8 +35,18 @@ EditSafetyCheck::EditSafetyCheck(mlir::ModuleOp module,
     : state(std::make_unique<State>()) {
   state->module = module;
   state->options = options;
-  state->before =
+  state->copy =
       llvm::cast<mlir::ModuleOp>(module.getOperation()->clone(state->copied));
+}
+
+EditSafetyCheck::EditSafetyCheck(mlir::ModuleOp module,
+                                 const ModuleBeforeEdit &before,
+                                 const SafetyOptions &options)
+    : state(std::make_unique<State>()) {
+  state->module = module;
+  state->options = options;
+  state->before = llvm::cast<mlir::ModuleOp>(before.module);
+  state->given = before.toEdited;
 }
 
 EditSafetyCheck::~EditSafetyCheck() = default;
@@ -43,11 +59,18 @@ absl::Status EditSafetyCheck::check(std::vector<std::string> *unproven) {
   // A finding the module had before the edit, word for word, is not the
   // edit's; one whose ranges or types the edit changed is.
   llvm::DenseMap<mlir::Operation *, mlir::Operation *> original;
-  for (auto [from, to] : state->copied.getOperationMap())
-    original[to] = from;
+  if (state->given) {
+    mlir::IRMapping toCopy;
+    state->copy = llvm::cast<mlir::ModuleOp>(state->before->clone(toCopy));
+    for (auto [from, to] : toCopy.getOperationMap())
+      original[to] = state->given->lookupOrNull(from);
+  } else {
+    for (auto [from, to] : state->copied.getOperationMap())
+      original[to] = from;
+  }
   std::map<std::tuple<mlir::Operation *, Kind, std::string>, Level> known;
   for (const SafetyFinding &finding :
-       findSafetyProblems(*state->before, state->options)) {
+       findSafetyProblems(*state->copy, state->options)) {
     Level &level = known
                        .try_emplace({original.lookup(finding.op), finding.kind,
                                      finding.message},

@@ -15,7 +15,22 @@
 #include "absl/status/status.h"
 #include "gevo/ir/static_safety.h"
 
+namespace mlir {
+class IRMapping;
+} // namespace mlir
+
 namespace gevo {
+
+/// A module as it was before an edit, left unchanged, where the edit is made
+/// on a clone of it: `toEdited` maps its ops to the clone's (the mapping the
+/// clone was made with). A caller that clones before every edit anyway (to
+/// keep the module if the edit fails) hands it to the check, which then
+/// copies it only when a finding after the edit asks what was there before
+/// (the analysis may fold ops in place: it never reads the caller's module).
+struct ModuleBeforeEdit {
+  mlir::Operation *module = nullptr;
+  const mlir::IRMapping *toEdited = nullptr;
+};
 
 /// The check of one edit: made before the edit (it keeps a copy of the
 /// module), asked after it. A finding the module did not have before word
@@ -26,6 +41,9 @@ namespace gevo {
 class EditSafetyCheck {
 public:
   EditSafetyCheck(mlir::ModuleOp module, const SafetyOptions &options);
+  /// The same check, reading the module before the edit in `before`.
+  EditSafetyCheck(mlir::ModuleOp module, const ModuleBeforeEdit &before,
+                  const SafetyOptions &options);
   ~EditSafetyCheck();
   absl::Status check(std::vector<std::string> *unproven);
 

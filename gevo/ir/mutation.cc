@@ -28,8 +28,9 @@ verified(mlir::ModuleOp module, const AddressIndex &index, Edit edit,
   mlir::OwningOpRef<mlir::ModuleOp> check(
       llvm::cast<mlir::ModuleOp>(module->clone(mapping)));
   AddressIndex copied(*check, index, mapping);
-  GEVO_RETURN_IF_ERROR(
-      applyEdit(*check, edit, nullptr, kDefaultMaxFuzz, safety, &copied));
+  ModuleBeforeEdit before{module.getOperation(), &mapping};
+  GEVO_RETURN_IF_ERROR(applyEdit(*check, edit, nullptr, kDefaultMaxFuzz, safety,
+                                 &copied, &before));
   if (applied)
     *applied = std::move(check);
   return edit;

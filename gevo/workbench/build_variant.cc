@@ -4,6 +4,7 @@
 
 #include "gevo/ir/apply_edit.h"
 #include "gevo/ir/op_address.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace gevo {
 
@@ -20,9 +21,15 @@ std::string keyOf(const BuiltVariant &built) {
 
 BuiltVariant continueBuild(BuiltVariant built, const std::vector<Edit> &edits) {
   for (const Edit &edit : edits) {
-    // applyEdit may leave a module half-edited on failure: try on a copy.
-    mlir::OwningOpRef<mlir::ModuleOp> attempt(built.module->clone());
-    if (applyEdit(*attempt, edit).ok()) {
+    // applyEdit may leave a module half-edited on failure: try on a copy,
+    // which the static check compares with the module it was made from.
+    mlir::IRMapping mapping;
+    mlir::OwningOpRef<mlir::ModuleOp> attempt(llvm::cast<mlir::ModuleOp>(
+        built.module->getOperation()->clone(mapping)));
+    ModuleBeforeEdit before{built.module->getOperation(), &mapping};
+    if (applyEdit(*attempt, edit, nullptr, kDefaultMaxFuzz, SafetyOptions(),
+                  nullptr, &before)
+            .ok()) {
       built.module = std::move(attempt);
       built.edits.push_back(edit);
     } else {
