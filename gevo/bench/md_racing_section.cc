@@ -242,12 +242,19 @@ void racing(std::ostringstream &md) {
                         str(o, "budget"));
   racingIntro(md, o);
   racingTable(md, o);
-  // The same bench on earlier code, newest first: what each change moved.
+  // The same bench with an option off by default, then on earlier code,
+  // newest first: what each change moved.
   struct Earlier {
     const char *file, *intro, *lead;
   };
   for (const Earlier &e :
-       {Earlier{"racing_entries_only.json",
+       {Earlier{"racing_undecided.json",
+                "with `--race-stop-undecided` (`racing --stop-undecided`: a "
+                "variant no pair left could decide stops ahead of the front "
+                "after three pairs, as undecided:N, and is read again; not "
+                "the default)",
+                "With undecided variants stopped ahead of the front"},
+        Earlier{"racing_entries_only.json",
                 "reading entries twice, not stops within the process noise "
                 "(commit 5f395e9, its samples judged again by `--recheck`)",
                 "Reading entries only twice"},
