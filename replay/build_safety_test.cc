@@ -20,6 +20,7 @@
 #include "gevo/workbench/build_variant.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "replay/parsing_fixture.h"
 #include "replay/patch.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -42,16 +43,8 @@ func.func @main(%x: tensor<8xf32>) -> (f32, f32) {
 }
 )mlir";
 
-class BuildSafetyTest : public ::testing::Test {
+class BuildSafetyTest : public ParsingFixture<> {
 protected:
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
-
-  mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
-    auto module = parseModule(*context, text, "model.mlir");
-    EXPECT_TRUE(module.ok()) << module.status();
-    return module.ok() ? std::move(*module) : nullptr;
-  }
-
   static std::vector<std::string> messagesOf(mlir::ModuleOp module) {
     std::vector<std::string> messages;
     for (const SafetyFinding &finding : findSafetyProblems(module, {}))
@@ -61,10 +54,8 @@ protected:
 };
 
 TEST_F(BuildSafetyTest, BuildsDropWhatReplayRefusesAndKeepTheRest) {
-  std::ifstream in(findRunfile("testdata/digits_mlp_predict/model.mlir"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  mlir::OwningOpRef<mlir::ModuleOp> base = parse(text.str());
+  mlir::OwningOpRef<mlir::ModuleOp> base =
+      parse(readRunfile("testdata/digits_mlp_predict/model.mlir"));
   ASSERT_TRUE(base);
   absl::StatusOr<Edit> rewire =
       parseEdit("operand @main/linalg.fill#0~72b98bd2 ; "

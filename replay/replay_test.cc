@@ -22,6 +22,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "replay/apply.h"
+#include "replay/parsing_fixture.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -30,13 +31,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string readRunfile(const std::string &path) {
-  std::ifstream in(findRunfile(path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string print(mlir::Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -44,16 +38,8 @@ std::string print(mlir::Operation *op) {
   return text;
 }
 
-class ReplayTest : public ::testing::TestWithParam<const char *> {
-protected:
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
-
-  mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
-    auto module = parseModule(*context, text, "model.mlir");
-    EXPECT_TRUE(module.ok()) << module.status();
-    return module.ok() ? std::move(*module) : nullptr;
-  }
-};
+class ReplayTest
+    : public ParsingFixture<::testing::TestWithParam<const char *>> {};
 
 TEST_P(ReplayTest, RandomPatchesReplayByteForByte) {
   std::string source = readRunfile(GetParam());
@@ -176,14 +162,8 @@ func.func @main(%a: f32, %b: f32) -> f32 {
 }
 )mlir";
 
-class AnchorTest : public ::testing::Test {
+class AnchorTest : public ParsingFixture<> {
 protected:
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
-  mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
-    auto module = parseModule(*context, text, "small.mlir");
-    EXPECT_TRUE(module.ok()) << module.status();
-    return module.ok() ? std::move(*module) : nullptr;
-  }
   /// A patch deleting the second mulf (its use, the return, takes %0).
   Patch deleteSecondMulf() {
     mlir::OwningOpRef<mlir::ModuleOp> module = parse(kSmall);

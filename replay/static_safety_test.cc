@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "replay/apply.h"
+#include "replay/parsing_fixture.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -34,13 +35,6 @@ constexpr char kPredict[] = "testdata/digits_mlp_predict/model.mlir";
 constexpr char kTrain[] = "testdata/digits_mlp_train/model.mlir";
 constexpr char kPredictModel[] = "model cde60b2ac6f8466a\n";
 constexpr char kTrainModel[] = "model 925d89644e457032\n";
-
-std::string readRunfile(const std::string &path) {
-  std::ifstream in(findRunfile(path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // A declared (external) function, called once, and a function it is not
 // called from.
@@ -127,16 +121,8 @@ func.func @main(%x: tensor<?x4xf32>, %n: index) -> f32 {
 }
 )mlir";
 
-class StaticSafetyTest : public ::testing::Test {
+class StaticSafetyTest : public ParsingFixture<> {
 protected:
-  std::unique_ptr<mlir::MLIRContext> context = createContext();
-
-  mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
-    auto module = parseModule(*context, text, "model.mlir");
-    EXPECT_TRUE(module.ok()) << module.status();
-    return module.ok() ? std::move(*module) : nullptr;
-  }
-
   /// Applies `edits` (header added) to `source` with the error policy.
   absl::StatusOr<ApplyReport> apply(const std::string &source,
                                     const std::string &model,
