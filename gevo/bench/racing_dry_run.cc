@@ -60,10 +60,7 @@ std::pair<int, int> racedCounts(const std::string &outDir) {
 
 void putDryRunFigures(llvm::json::Object &row, const DryRunCheck &check) {
   row["would_stop"] = check.wouldStop;
-  row["false_stops"] = check.counts.falseStops;
-  row["within_band"] = check.counts.withinBand;
-  row["twins"] = check.counts.twins;
-  row["beyond_reference"] = check.counts.beyondReference;
+  check.counts.put(row, "");
   row["confirmed_false_stops"] = check.confirmed.everyProcess;
   row["confirmed_by_median"] = check.confirmed.byMedian;
 }

@@ -352,12 +352,16 @@ absl::Status measureKeysToFile(const SampleSetup &setup,
       outPath, llvm::formatv("{0}", llvm::json::Value(std::move(out))).str());
 }
 
+void StopCounts::put(llvm::json::Object &row, const std::string &prefix) const {
+  row[prefix + "false_stops"] = falseStops;
+  row[prefix + "within_band"] = withinBand;
+  row[prefix + "twins"] = twins;
+  row[prefix + "beyond_reference"] = beyondReference;
+}
+
 void putSampleFigures(llvm::json::Object &row, const StoppedSample &sample) {
   row["sample_measured"] = sample.measured;
-  row["sample_false_stops"] = sample.counts.falseStops;
-  row["sample_within_band"] = sample.counts.withinBand;
-  row["sample_twins"] = sample.counts.twins;
-  row["sample_beyond_reference"] = sample.counts.beyondReference;
+  sample.counts.put(row, "sample_");
   row["sample_confirmed"] = sample.confirmed.everyProcess;
   row["sample_confirmed_by_median"] = sample.confirmed.byMedian;
 }

@@ -84,6 +84,10 @@ struct StopCounts {
   int twins = 0;
   int beyondReference = 0;
   void add(StopVerdict verdict);
+  /// Into a bench-results row, each key after `prefix` ("" for the dry run's
+  /// check, "sample_" for a racing run's sample): false_stops, within_band,
+  /// twins, beyond_reference.
+  void put(llvm::json::Object &row, const std::string &prefix) const;
 };
 
 /// Flagged false stops measured again in fresh processes (confirmInProcesses):
