@@ -52,7 +52,8 @@ struct EditOutcome {
 /// `index`, when given, is an AddressIndex of `module` as it is now (its own
 /// fuzz limit applies): the addresses are resolved in it. `before`, when
 /// given, is the module `module` was cloned from, unchanged: the static check
-/// reads the module before the edit there instead of in a clone of its own.
+/// copies it only when it needs the module before the edit, instead of
+/// copying `module` before every edit.
 absl::Status applyEdit(mlir::ModuleOp module, const Edit &edit,
                        EditOutcome *outcome = nullptr,
                        int maxFuzz = kDefaultMaxFuzz,

@@ -21,13 +21,12 @@ struct EditSafetyCheck::State {
   mlir::ModuleOp module;
   SafetyOptions options;
   /// The module before the edit: the check's own copy (`copied` maps the
-  /// module's ops to it), or the caller's (`given` maps its ops to the
-  /// module's), copied only when a finding after the edit needs it: the
-  /// analysis may fold ops in place, and the caller's module stays as it is.
+  /// module's ops to it), or a copy of the caller's (`given`), made only
+  /// when a finding after the edit needs it: the analysis reorders the use
+  /// lists of what it reads, and the caller's module stays as it is.
   mlir::IRMapping copied;
   mlir::OwningOpRef<mlir::ModuleOp> copy;
-  mlir::ModuleOp before;
-  const mlir::IRMapping *given = nullptr;
+  ModuleBeforeEdit given;
 };
 
 EditSafetyCheck::EditSafetyCheck(mlir::ModuleOp module,
@@ -45,8 +44,7 @@ EditSafetyCheck::EditSafetyCheck(mlir::ModuleOp module,
     : state(std::make_unique<State>()) {
   state->module = module;
   state->options = options;
-  state->before = llvm::cast<mlir::ModuleOp>(before.module);
-  state->given = before.toEdited;
+  state->given = before;
 }
 
 EditSafetyCheck::~EditSafetyCheck() = default;
@@ -59,11 +57,12 @@ absl::Status EditSafetyCheck::check(std::vector<std::string> *unproven) {
   // A finding the module had before the edit, word for word, is not the
   // edit's; one whose ranges or types the edit changed is.
   llvm::DenseMap<mlir::Operation *, mlir::Operation *> original;
-  if (state->given) {
+  if (state->given.module) {
     mlir::IRMapping toCopy;
-    state->copy = llvm::cast<mlir::ModuleOp>(state->before->clone(toCopy));
+    state->copy =
+        llvm::cast<mlir::ModuleOp>(state->given.module->clone(toCopy));
     for (auto [from, to] : toCopy.getOperationMap())
-      original[to] = state->given->lookupOrNull(from);
+      original[to] = state->given.toEdited->lookupOrNull(from);
   } else {
     for (auto [from, to] : state->copied.getOperationMap())
       original[to] = from;

@@ -26,18 +26,20 @@ namespace gevo {
 /// clone was made with). A caller that clones before every edit anyway (to
 /// keep the module if the edit fails) hands it to the check, which then
 /// copies it only when a finding after the edit asks what was there before
-/// (the analysis may fold ops in place: it never reads the caller's module).
+/// (the analysis reorders the use lists of the module it reads, from which
+/// the mutation operators draw: it never reads the caller's module).
 struct ModuleBeforeEdit {
   mlir::Operation *module = nullptr;
   const mlir::IRMapping *toEdited = nullptr;
 };
 
 /// The check of one edit: made before the edit (it keeps a copy of the
-/// module), asked after it. A finding the module did not have before word
-/// for word (a new op, or an op whose ranges or types changed), or a worse
-/// one, is the edit's: the first Unsafe one is returned as an error naming
-/// the op's address, the Unproven ones are appended to `unproven`. The
-/// module before is only analysed when the module after has a finding.
+/// module, or the caller's ModuleBeforeEdit), asked after it. A finding the
+/// module did not have before word for word (a new op, or an op whose ranges or
+/// types changed), or a worse one, is the edit's: the first Unsafe one is
+/// returned as an error naming the op's address, the Unproven ones are appended
+/// to `unproven`. The module before is only analysed when the module after has
+/// a finding.
 class EditSafetyCheck {
 public:
   EditSafetyCheck(mlir::ModuleOp module, const SafetyOptions &options);
