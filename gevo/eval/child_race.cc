@@ -118,9 +118,16 @@ StepResult ChildRun::raceMember() {
   RunSchedule schedule;
   schedule.interleavedPairs = request.interleavedPairs;
   PairVerdict verdict = PairVerdict::Undecided;
+  bool derives = derivesFrom(request.race, *member);
   schedule.keepGoing = [&](int pairsDone) {
     verdict = pairsDone ? judgeMember(pairs) : PairVerdict::Undecided;
-    return verdict == PairVerdict::Undecided;
+    // Pairs with a member it cannot derive from only pay off as a stop as
+    // dominated: none once that is out of reach.
+    return verdict == PairVerdict::Undecided &&
+           (derives || pairsDone < request.race.minPairsDominated ||
+            headToHeadCouldDominate(
+                request.race, pairRatios(pairs.ms, pairs.baselineMs),
+                median(pairs.baselineMs), request.interleavedPairs));
   };
   if (std::optional<ScheduleFailure> failure = makeTimedRuns(
           schedule, *variant, held->second.get(), *inputs, pairs)) {
@@ -141,7 +148,6 @@ StepResult ChildRun::raceMember() {
   // A tie of two short programs (WithinNoise) never derives (the member is
   // short): it goes on to pairs with the unmodified program.
   int n = static_cast<int>(pairs.ms.size());
-  bool derives = derivesFrom(request.race, *member);
   bool tied =
       verdict == PairVerdict::Undecided || verdict == PairVerdict::WithinNoise;
   if (verdict == PairVerdict::Dominated)

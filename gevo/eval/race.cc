@@ -123,18 +123,34 @@ double processNoise(double ms) {
   return std::min(0.15, 0.08 * std::pow(ms, -0.3));
 }
 
+namespace {
+/// judgePairs()'s plan for pairs head to head: one member of ratio 1
+/// measured exactly (the ratios are already to the member, whose time here
+/// is the reference), with its minimum pairs.
+RacePlan headToHeadPlan(const RacePlan &plan, double memberMs) {
+  RacePlan member = plan;
+  member.front = {FrontPoint{0, 1, 0, ""}};
+  member.referenceMs = memberMs;
+  return member;
+}
+} // namespace
+
 PairVerdict judgeHeadToHead(const RacePlan &plan,
                             const std::vector<double> &ratios,
                             double memberMs) {
   if (!plan.enabled())
     return PairVerdict::Undecided;
-  // judgePairs() against one member of ratio 1 measured exactly (the
-  // ratios are already to the member, whose time here is the reference),
-  // with its minimum pairs: a variant that Enters stops on these pairs.
-  RacePlan member = plan;
-  member.front = {FrontPoint{0, 1, 0, ""}};
-  member.referenceMs = memberMs;
-  return judgePairs(member, 0, ratios);
+  return judgePairs(headToHeadPlan(plan, memberMs), 0, ratios);
+}
+
+bool headToHeadCouldDominate(const RacePlan &plan,
+                             const std::vector<double> &ratios, double memberMs,
+                             int maxPairs) {
+  if (!plan.enabled() || ratios.empty())
+    return false;
+  int count = std::max(maxPairs, static_cast<int>(ratios.size()));
+  return judgeAsIf(headToHeadPlan(plan, memberMs), 0, ratios, count) ==
+         PairVerdict::Dominated;
 }
 
 bool derivesFrom(const RacePlan &plan, const FrontPoint &member) {

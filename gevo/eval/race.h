@@ -35,6 +35,11 @@ struct FrontPoint {
   bool derived = false;
 };
 
+/// Where a program stops being short: from this run time (ms) on, the
+/// band (RacePlan::band) covers how far its time moves between processes
+/// (processNoise()).
+inline constexpr double kProcessNoiseUntilMs = 20;
+
 struct RacePlan {
   /// The front so far; empty: no racing (every variant fully measured).
   std::vector<FrontPoint> front;
@@ -80,12 +85,16 @@ struct RacePlan {
   double runLimitRatio = 0;
   /// A variant that beats a member head to head enters with a ratio derived
   /// from the member's only when the member runs at least this long (its
-  /// time: its ratio times referenceMs); a shorter one's pairs with another
+  /// time: its ratio times referenceMs); a short one's pairs with another
   /// short program read it faster than its pairs with the unmodified program
   /// do (in §11, a 2.4-ms member derived so read x0.0139 and x0.0184 once
   /// measured again), which misorders the front. Such a variant is timed
   /// against the unmodified program, as every member it is judged beside is.
-  double minDerivingMs = 50;
+  /// Short as processNoise() has it: from 20 ms on a program's time moves
+  /// between processes by under 1.3% (median absolute deviation), inside the
+  /// band. It was 50 ms until 2026-12-07, when long variants tied with
+  /// 20-50 ms members were timed through every pair with both.
+  double minDerivingMs = kProcessNoiseUntilMs;
   /// Decide but do not stop: every run is made and the measurement says
   /// where racing would have stopped it (Measurement::wouldRace), so a
   /// benchmark can check that no variant it stops would have entered the
@@ -172,7 +181,6 @@ bool morePairsCouldDecide(const RacePlan &plan, double error,
 /// kProcessNoiseUntilMs on, the band (RacePlan::band) covers it: 0 there, and
 /// for ms <= 0 (unknown).
 double processNoise(double ms);
-inline constexpr double kProcessNoiseUntilMs = 20;
 
 /// What timed pairs against the member to beat (memberToBeat(); `ratios`
 /// are the variant's time over the member's, both run here) decide:
@@ -193,6 +201,18 @@ inline constexpr double kProcessNoiseUntilMs = 20;
 PairVerdict judgeHeadToHead(const RacePlan &plan,
                             const std::vector<double> &ratios,
                             double memberMs = 0);
+
+/// Whether pairs head to head up to `maxPairs` could still read Dominated
+/// (judgeHeadToHead()), were their median and spread to stay where `ratios`
+/// put them. Against a member it cannot derive its ratio from
+/// (derivesFrom()), a stop as dominated is all such pairs can give: once it
+/// is out of reach, the variant goes on to pairs with the unmodified
+/// program without the rest (in §11's searches, undecided ties with such a
+/// member made every pair, ~350 ms each on a long one, before pairs with the
+/// unmodified program that they could no longer stop).
+bool headToHeadCouldDominate(const RacePlan &plan,
+                             const std::vector<double> &ratios, double memberMs,
+                             int maxPairs);
 
 /// Whether a variant that beats `member` head to head enters with a ratio
 /// derived from the member's (RacePlan::minDerivingMs; never from a derived

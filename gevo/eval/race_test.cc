@@ -62,6 +62,23 @@ TEST(Race, HeadToHeadDecidesOnTheVariantsPairsAlone) {
   EXPECT_EQ(judgeHeadToHead(RacePlan(), {2.0, 2.0}), PairVerdict::Undecided);
 }
 
+// Against a member the variant cannot derive its ratio from, pairs head to
+// head pay off only as a stop as dominated: a tie may still get there, a
+// variant steadily 3% faster cannot, however many pairs follow.
+TEST(Race, HeadToHeadStopsOnceDominatedIsOutOfReach) {
+  RacePlan plan = planWith({{0.10, 1.0}});
+  plan.pairNoise = 0.01;
+  EXPECT_TRUE(headToHeadCouldDominate(plan, {1.0, 1.01}, 40, 5));
+  ASSERT_EQ(judgeHeadToHead(plan, {0.97, 0.97}, 40), PairVerdict::Undecided);
+  EXPECT_FALSE(headToHeadCouldDominate(plan, {0.97, 0.97}, 40, 5));
+  // Pairs that scatter widen the interval: a tie read so is out of reach
+  // too (five such pairs would read Undecided).
+  EXPECT_FALSE(headToHeadCouldDominate(plan, {0.97, 1.03}, 40, 5));
+  // No pairs yet, or no front: nothing to judge.
+  EXPECT_FALSE(headToHeadCouldDominate(plan, {}, 40, 5));
+  EXPECT_FALSE(headToHeadCouldDominate(RacePlan(), {1.0, 1.0}, 40, 5));
+}
+
 TEST(Race, ProcessNoiseIsAShortProgramsOnly) {
   EXPECT_EQ(processNoise(0), 0);  // unknown
   EXPECT_EQ(processNoise(-1), 0); // unknown
