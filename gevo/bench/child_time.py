@@ -14,7 +14,13 @@ of memory never written, scoring, and the fork and the exit. Children of a
 key already seen are second readings (re-reads and re-measurements); they are
 counted apart, as they add no evaluation.
 
-  gevo/bench/child_time.py RUN_DIR [RUN_DIR...] [--short-ms=20]
+Its last line is the floor of any racing that reads each variant's error: a
+child that compiled the variant, ran it once (its fastest reading) and ended
+with the overhead a child stopped after its first run had (median), plus the
+search process's CPU per evaluation, and the evaluations/s that allows on the
+run's cores.
+
+  gevo/bench/child_time.py RUN_DIR [RUN_DIR...] [--short-ms=20] [--cores=2]
 """
 import argparse
 import collections
@@ -71,7 +77,33 @@ def summarise(run_dir, short_ms):
     return rows, groups, total, run
 
 
-def report(run_dir, short_ms):
+def floor(rows, run, cores):
+    """CPU ms per evaluation if every child ended after one run (see above)."""
+    seen, compile_ms, run_ms, overheads = set(), 0.0, 0.0, []
+    for row in rows:
+        if row["key"] in seen:
+            continue
+        seen.add(row["key"])
+        m = row["measurement"]
+        steps = m.get("lower_ms", 0) + m.get("codegen_ms", 0)
+        runs = m.get("run_ms", [])
+        compile_ms += steps
+        run_ms += min(runs) if runs else 0
+        if label_of(m) == "first_run" and runs:
+            overheads.append(m.get("child_cpu_ms", 0) - steps - runs[0])
+    n = max(len(seen), 1)
+    overheads.sort()
+    overhead = overheads[len(overheads) // 2] if overheads else 0
+    search_ms = 1e3 * run.get("process_cpu_s", 0) / max(
+        run.get("evaluations", 0), 1)
+    total = compile_ms / n + run_ms / n + overhead + search_ms
+    print("  floor: compile %.0f + one run %.0f + child overhead %.0f + search "
+          "process %.0f = %.0f ms of CPU per evaluation: at most %.2f/s on %d "
+          "cores" % (compile_ms / n, run_ms / n, overhead, search_ms, total,
+                     cores * 1e3 / total, cores))
+
+
+def report(run_dir, short_ms, cores):
     rows, groups, total, run = summarise(run_dir, short_ms)
     child = total["child"] or 1
     print("%s: %d children, %.0f s of children's time; %d evaluations in "
@@ -92,6 +124,7 @@ def report(run_dir, short_ms):
               (label, length, again, g["n"], 100 * g["child"] / child,
                g["child"] / g["n"],
                " ".join("%-8.0f" % (g[s] / g["n"]) for s in STEPS)))
+    floor(rows, run, cores)
 
 
 def main():
@@ -100,9 +133,12 @@ def main():
     parser.add_argument("--short-ms", type=float, default=20,
                         help="a variant whose median run is under this is "
                         "'short' (default 20 ms)")
+    parser.add_argument("--cores", type=int, default=2,
+                        help="cores the run had, for the floor's rate "
+                        "(default 2)")
     args = parser.parse_args()
     for run_dir in args.run_dirs:
-        report(run_dir, args.short_ms)
+        report(run_dir, args.short_ms, args.cores)
 
 
 if __name__ == "__main__":
