@@ -242,13 +242,19 @@ void racing(std::ostringstream &md) {
                         str(o, "budget"));
   racingIntro(md, o);
   racingTable(md, o);
-  // The same bench with an option off by default, then on earlier code,
-  // newest first: what each change moved.
+  // The same bench on later code and with an option off by default, then
+  // on earlier code, newest first: what each change moved.
   struct Earlier {
     const char *file, *intro, *lead;
   };
   for (const Earlier &e :
-       {Earlier{"racing_undecided.json",
+       {Earlier{"racing_h2h.json",
+                "of commit 731e334 (pairs head to head with a member the "
+                "variant cannot derive from stop once none left could stop "
+                "it as dominated; ratios derive from members of 20 ms or "
+                "more, not 50)",
+                "Head-to-head trimmed, deriving from 20 ms"},
+        Earlier{"racing_undecided.json",
                 "with `--race-stop-undecided` (`racing --stop-undecided`: a "
                 "variant no pair left could decide stops ahead of the front "
                 "after three pairs, as undecided:N, and is read again; not "
