@@ -120,14 +120,17 @@ StepResult ChildRun::raceMember() {
   PairVerdict verdict = PairVerdict::Undecided;
   bool derives = derivesFrom(request.race, *member);
   schedule.keepGoing = [&](int pairsDone) {
-    verdict = pairsDone ? judgeMember(pairs) : PairVerdict::Undecided;
+    if (pairsDone == 0)
+      return true;
+    std::vector<double> ratios = pairRatios(pairs.ms, pairs.baselineMs);
+    double memberMs = median(pairs.baselineMs);
+    verdict = judgeHeadToHead(request.race, ratios, memberMs);
     // Pairs with a member it cannot derive from only pay off as a stop as
     // dominated: none once that is out of reach.
     return verdict == PairVerdict::Undecided &&
            (derives || pairsDone < request.race.minPairsDominated ||
-            headToHeadCouldDominate(
-                request.race, pairRatios(pairs.ms, pairs.baselineMs),
-                median(pairs.baselineMs), request.interleavedPairs));
+            headToHeadCouldDominate(request.race, ratios, memberMs,
+                                    request.interleavedPairs));
   };
   if (std::optional<ScheduleFailure> failure = makeTimedRuns(
           schedule, *variant, held->second.get(), *inputs, pairs)) {
@@ -168,12 +171,6 @@ StepResult ChildRun::raceMember() {
   header["member_run_ms"] = llvm::json::Array(pairs.baselineMs);
   header["member_ratio"] = member->ratio;
   return std::nullopt;
-}
-
-PairVerdict ChildRun::judgeMember(const TimedRuns &pairs) const {
-  return judgeHeadToHead(request.race, pairRatios(pairs.ms, pairs.baselineMs),
-                         pairs.baselineMs.empty() ? 0
-                                                  : median(pairs.baselineMs));
 }
 
 StepResult ChildRun::checkMember(const FrontPoint &member,

@@ -69,7 +69,6 @@ private:
   std::optional<ClassificationScore> scoreFirstRun() const;
   bool decidedByOutputs(const ClassificationScore &score) const;
   StepResult raceMember();
-  PairVerdict judgeMember(const TimedRuns &pairs) const;
   StepResult checkMember(const FrontPoint &member,
                          const TimedRuns &pairs) const;
   /// Whether `results` (holding the logits) score validation error `error`
