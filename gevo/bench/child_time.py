@@ -7,7 +7,8 @@ children's wall time (`child_ms`, fork to end) by how each child ended
 (`raced`: first_run, pairs, member, enters, within_noise...; FULL: timed through
 every pair; fail:<outcome>) and by the steps the cache records: the compile
 (lower_ms + codegen_ms), the variant's timed runs (run_ms) and the unmodified
-program's in its pairs (baseline_median_run_ms per pair). What is left is the
+program's in its pairs (baseline_median_run_ms per pair, or baseline_runs times
+where one run stood for all pairs: --race-evict-short). What is left is the
 rest of the child: its first run where pairs followed (the cache keeps only
 the pairs' readings then), the head-to-head member's runs, the check for reads
 of memory never written, scoring, and the fork and the exit. Children of a
@@ -43,7 +44,8 @@ def steps_of(m):
     variant = sum(runs)
     paired = "baseline_median_run_ms" in m and not label_of(m).startswith(
         ("first_run", "failed_first_run", "member", "enters_member", "tied_member"))
-    unmodified = m["baseline_median_run_ms"] * len(runs) if paired else 0
+    baseline_runs = m.get("baseline_runs", len(runs))
+    unmodified = m["baseline_median_run_ms"] * baseline_runs if paired else 0
     rest = max(0.0, m.get("child_ms", 0) - compile_ms - variant - unmodified)
     return dict(zip(STEPS, [compile_ms, variant, unmodified, rest]))
 

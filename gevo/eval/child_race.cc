@@ -59,6 +59,7 @@ StepResult ChildRun::firstRun() {
       break;
   }
   runs.ms.push_back(readingMs);
+  firstReadingMs = readingMs;
   variantRanLast = true;
   if (!score)
     return std::nullopt; // timeRuns() reports it

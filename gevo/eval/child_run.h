@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "gevo/eval/cache_eviction.h"
 #include "gevo/eval/race.h"
 #include "gevo/eval/timed_runs.h"
 #include "gevo/eval/variant_session.h"
@@ -75,6 +76,9 @@ private:
   /// exactly: how a program's known error checks its logits.
   bool scoresError(const std::vector<HostTensor> &results, double error) const;
   StepResult timeRuns();
+  /// Racing's short variant beside a long unmodified program: timed
+  /// against one run of it (RacePlan::evictShort).
+  bool timesAgainstOneBaselineRun() const;
   bool keepTiming(int pairsDone);
   /// Where racing stopped the variant here (Measurement::raced; "" not).
   std::string racedHere() const;
@@ -101,6 +105,11 @@ private:
   std::vector<HostTensor> baselineBefore, testResults;
   /// The validation error after the first run (racing); negative: unknown.
   double firstError = -1;
+  /// The first run's time (its fastest reading; racing): 0 unknown.
+  double firstReadingMs = 0;
+  /// Stands in for the unmodified program after its first timed run
+  /// (timesAgainstOneBaselineRun()).
+  std::unique_ptr<CacheEvictor> evictor;
   /// Racing made the variant's first run before any pair (it warmed it up).
   bool firstRunMade = false;
   /// Whether the last run this child made was the variant's (the next

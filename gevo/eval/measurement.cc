@@ -142,6 +142,7 @@ std::string toJsonLine(const Measurement &m) {
   if (m.runtimeRatio > 0) {
     object["runtime_ratio"] = m.runtimeRatio;
     object["baseline_median_run_ms"] = m.baselineMedianRunMs;
+    object["baseline_runs"] = m.baselineRuns;
   }
   if (!m.raced.empty())
     object["raced"] = m.raced;
@@ -198,6 +199,8 @@ absl::StatusOr<Measurement> parseMeasurementJson(const std::string &text) {
   number("lowered_ops", m.loweredOps);
   number("runtime_ratio", m.runtimeRatio);
   number("baseline_median_run_ms", m.baselineMedianRunMs);
+  if (auto runs = object->getInteger("baseline_runs"))
+    m.baselineRuns = static_cast<int>(*runs);
   return m;
 }
 

@@ -73,6 +73,10 @@ struct Measurement {
   /// the per-pair run-time ratios, and the unmodified program's median.
   double runtimeRatio = 0; // 0 when not re-measured
   double baselineMedianRunMs = 0;
+  /// The unmodified program's timed runs in those pairs: one for all of
+  /// them where an eviction of the caches stood in for the rest
+  /// (RacePlan::evictShort), else one per pair.
+  int baselineRuns = 0;
   /// With two pairs or more: the per-pair ratios' median absolute deviation
   /// over their median (racing estimates a pair's noise from it); 0: none.
   /// Not kept in the cache.

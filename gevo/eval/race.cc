@@ -71,7 +71,8 @@ PairVerdict judgeAsIf(const RacePlan &plan, double error,
     if (member.error > error)
       continue;
     // The difference of two estimates: the member's pairs are noisy too.
-    double variance = noise * noise / pairs;
+    double variance = noise * noise / pairs +
+                      plan.sharedBaselineNoise * plan.sharedBaselineNoise;
     if (member.pairs > 0)
       variance += plan.pairNoise * plan.pairNoise / member.pairs;
     double halfWidth = plan.confidenceZ * std::sqrt(variance);
@@ -161,9 +162,10 @@ bool derivesFrom(const RacePlan &plan, const FrontPoint &member) {
 std::vector<double> pairRatios(const std::vector<double> &ms,
                                const std::vector<double> &otherMs) {
   std::vector<double> ratios;
-  for (size_t i = 0; i < ms.size() && i < otherMs.size(); ++i)
-    if (otherMs[i] > 0)
-      ratios.push_back(ms[i] / otherMs[i]);
+  bool once = otherMs.size() == 1;
+  for (size_t i = 0; i < ms.size() && (once || i < otherMs.size()); ++i)
+    if (double other = otherMs[once ? 0 : i]; other > 0)
+      ratios.push_back(ms[i] / other);
   return ratios;
 }
 

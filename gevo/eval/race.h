@@ -109,6 +109,16 @@ struct RacePlan {
   /// undecided variant is timed through every pair
   /// (SearchConfig::raceStopUndecided).
   bool stopUndecided = false;
+  /// A variant whose first reading is short (under kProcessNoiseUntilMs)
+  /// beside an unmodified program that is not is timed against one run of
+  /// it: in each later pair an eviction of the caches stands in for it
+  /// (RunSchedule::standInForBaseline), the cost of a pair falling from the
+  /// long program's run to the short variant's (SearchConfig::raceEvictShort).
+  bool evictShort = false;
+  /// Where every pair's ratio is read against that one run, its relative
+  /// noise, which no number of pairs narrows: it adds to the variance of
+  /// the pairs' interval (the child sets it; 0: a run per pair).
+  double sharedBaselineNoise = 0;
 
   bool enabled() const { return !front.empty(); }
   /// The first run's limit in CPU ms (0: none); never below kMinRunLimitMs,
@@ -139,7 +149,8 @@ std::string beatenAfterFirstRun(const RacePlan &plan, double error,
                                 double ratio);
 
 /// Each pair's ratio: `ms[i]` over `otherMs[i]`, for the pairs whose other
-/// side has a time.
+/// side has a time; over `otherMs[0]` for every pair where the other side
+/// ran once (RacePlan::evictShort).
 std::vector<double> pairRatios(const std::vector<double> &ms,
                                const std::vector<double> &otherMs);
 

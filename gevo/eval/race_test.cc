@@ -239,6 +239,23 @@ TEST(Race, PairsDecideOnceTheIntervalClearsTheBand) {
   EXPECT_EQ(judgePairs(plan, 0.12, {1.07, 1.07, 1.07}), PairVerdict::Dominated);
 }
 
+TEST(Race, OneRunOfTheUnmodifiedProgramCanStandForEveryPair) {
+  // A short variant timed against one run of the unmodified program
+  // (RacePlan::evictShort): every pair's ratio is read against it.
+  EXPECT_EQ(pairRatios({2, 4, 6}, {2}), (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(pairRatios({2, 4}, {2, 4}), (std::vector<double>{1, 1}));
+  EXPECT_EQ(pairRatios({2, 4, 6}, {2, 4}), (std::vector<double>{1, 1}));
+  EXPECT_TRUE(pairRatios({2, 4}, {0}).empty());
+  // That run's noise is in every ratio: more pairs do not narrow it, so
+  // x0.96 after three pairs enters against an exact x1.0 with a run per
+  // pair (interval +-1.9%) but not with one run for all (+-3.0%).
+  RacePlan plan = planWith({{0.10, 1.0}});
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.96, 0.96, 0.96}), PairVerdict::Enters);
+  plan.sharedBaselineNoise = plan.pairNoise / std::sqrt(2.0);
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.96, 0.96, 0.96}), PairVerdict::Undecided);
+  EXPECT_EQ(judgePairs(plan, 0.12, {0.9, 0.9, 0.9}), PairVerdict::Enters);
+}
+
 TEST(Race, RunLimitFollowsTheReferenceWithAFloor) {
   RacePlan plan = planWith({{0.10, 1.0}});
   EXPECT_EQ(plan.runLimitMs(), 0); // no limit asked

@@ -33,10 +33,17 @@ runSchedule(const RunSchedule &schedule,
   // other program, the same trace's spread (median absolute deviation over
   // the median ratio, variants under 3 ms) fell from 0.13 to 0.07.
   bool variantFirst = !schedule.variantRanLast;
-  auto pair = [&](bool timed) -> std::optional<ScheduleFailure> {
-    if (auto failure = variantFirst ? variant(timed) : baseline(timed))
+  auto other = [&](bool timed, bool standIn) -> std::optional<ScheduleFailure> {
+    if (!standIn)
+      return baseline(timed);
+    schedule.standInForBaseline();
+    return std::nullopt;
+  };
+  auto pair = [&](bool timed,
+                  bool standIn = false) -> std::optional<ScheduleFailure> {
+    if (auto failure = variantFirst ? variant(timed) : other(timed, standIn))
       return failure;
-    return variantFirst ? baseline(timed) : variant(timed);
+    return variantFirst ? other(timed, standIn) : variant(timed);
   };
   for (int i = 0; i < schedule.warmup; ++i)
     if (auto failure = pair(false))
@@ -47,7 +54,7 @@ runSchedule(const RunSchedule &schedule,
   if (stopHere(0))
     return std::nullopt;
   for (int i = 0; i < schedule.interleavedPairs; ++i) {
-    if (auto failure = pair(true))
+    if (auto failure = pair(true, i > 0 && schedule.standInForBaseline))
       return failure;
     if (i + 1 < schedule.interleavedPairs && stopHere(i + 1))
       return std::nullopt;

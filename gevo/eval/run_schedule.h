@@ -31,6 +31,12 @@ struct RunSchedule {
   /// Whether the child's last run before this schedule was the variant's
   /// (racing's first run): the pairs then start with the other program.
   bool variantRanLast = false;
+  /// With pairs, when set: the unmodified program runs in the warm-up pairs
+  /// and the first timed pair only, and this runs in its place in every
+  /// later pair (racing's short variants: an eviction of the caches,
+  /// cache_eviction.h); each pair's ratio is then read against that one
+  /// timed run (pairRatios).
+  std::function<void()> standInForBaseline;
 };
 
 /// A failed run: its status, and whether it was the unmodified program's.

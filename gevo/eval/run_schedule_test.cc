@@ -93,5 +93,24 @@ TEST(RunSchedule, RacingIsNotAskedAfterTheLastPair) {
   EXPECT_EQ(asked, 2); // after the warm-up and after the first pair
 }
 
+TEST(RunSchedule, AStandInTakesTheBaselinesPlaceAfterTheFirstTimedPair) {
+  // Racing's short variant after its first run: the unmodified program
+  // runs once, timed, and an eviction (e) stands in for it in every later
+  // pair, so that no run of the variant follows one of its own.
+  Recorder r;
+  RunSchedule schedule{0, 5, 4};
+  schedule.variantRanLast = true;
+  schedule.standInForBaseline = [&] { r.runs += 'e'; };
+  EXPECT_FALSE(run(r, schedule).has_value());
+  EXPECT_EQ(r.runs, "BVeVeVeV");
+  // Warm-up pairs keep the unmodified program; stops still apply.
+  Recorder warm;
+  RunSchedule warmed{1, 5, 3};
+  warmed.standInForBaseline = [&] { warm.runs += 'e'; };
+  warmed.keepGoing = [](int pairs) { return pairs < 2; };
+  EXPECT_FALSE(run(warm, warmed).has_value());
+  EXPECT_EQ(warm.runs, "vbVBVe");
+}
+
 } // namespace
 } // namespace gevo

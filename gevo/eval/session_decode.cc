@@ -108,6 +108,7 @@ Measurement readTimings(const llvm::json::Object &header) {
     std::vector<double> baselineMs = numbersOf(*runs);
     std::vector<double> ratios = pairRatios(m.runMs, baselineMs);
     m.baselineMedianRunMs = median(baselineMs);
+    m.baselineRuns = static_cast<int>(baselineMs.size());
     m.runtimeRatio = median(ratios);
     if (ratios.size() >= 2 && m.runtimeRatio > 0) {
       std::vector<double> deviations;

@@ -292,6 +292,42 @@ TEST_F(VariantSessionTest, RacingStopsTheUndecidedOnlyAheadOfTheFront) {
   EXPECT_EQ(behind.runMs.size(), static_cast<size_t>(kRacePairs));
 }
 
+// With RacePlan::evictShort, a short variant beside a long unmodified program
+// (a reference of 100 ms) is timed against one run of it; beside a short one,
+// or without the setting, against a run per pair. A pair noise of 10 keeps
+// every verdict open, so that every pair is made.
+TEST_F(VariantSessionTest, RacingTimesAShortVariantAgainstOneLongRun) {
+  Measurement full = measureRaced({});
+  ASSERT_TRUE(full.ok()) << full.detail;
+  RunRequest request;
+  request.interleavedPairs = kRacePairs;
+  request.race.front = {{full.error(), 1.0, kRacePairs}};
+  request.race.firstReadingMargin = 1e6; // no first-run stop
+  request.race.pairNoise = 10;
+  request.race.evictShort = true;
+  request.race.referenceMs = 100;
+  SandboxPool pool(1, SandboxLimits{30, int64_t(2) << 30});
+  auto measure = [&] {
+    return session->evaluate(
+        pool, mlir::OwningOpRef<mlir::ModuleOp>(session->baseline().clone()),
+        request);
+  };
+  Measurement once = measure();
+  ASSERT_TRUE(once.ok()) << once.detail;
+  EXPECT_EQ(once.raced, "");
+  EXPECT_EQ(once.runMs.size(), static_cast<size_t>(kRacePairs));
+  EXPECT_EQ(once.baselineRuns, 1);
+  EXPECT_GT(once.runtimeRatio, 0);
+  absl::StatusOr<Measurement> back = parseMeasurementJson(toJsonLine(once));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->baselineRuns, 1);
+  request.race.referenceMs = full.medianRunMs; // a short unmodified program
+  EXPECT_EQ(measure().baselineRuns, kRacePairs);
+  request.race.referenceMs = 100;
+  request.race.evictShort = false;
+  EXPECT_EQ(measure().baselineRuns, kRacePairs);
+}
+
 TEST_F(VariantSessionTest, RacingADryRunMakesEveryRunAndSaysWhereItWouldStop) {
   Measurement m = measureRaced({{0.0, 0.001}}, /*dryRun=*/true, 1.0);
   ASSERT_TRUE(m.ok()) << m.detail;

@@ -38,12 +38,14 @@ std::string printJson(llvm::json::Value value) {
 
 std::string encodeRace(const RacePlan &plan) {
   // margin,noise,z,band,max-error,run-limit,flags (1: dry run, 2: stop
-  // undecided), then
+  // undecided, 4: evict short), then
   // ,error:ratio:pairs per front member (a metadata value holds no space).
-  std::string text = absl::StrFormat(
-      "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d", plan.firstReadingMargin,
-      plan.pairNoise, plan.confidenceZ, plan.band, plan.maxError,
-      plan.runLimitRatio, (plan.dryRun ? 1 : 0) | (plan.stopUndecided ? 2 : 0));
+  std::string text =
+      absl::StrFormat("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d",
+                      plan.firstReadingMargin, plan.pairNoise, plan.confidenceZ,
+                      plan.band, plan.maxError, plan.runLimitRatio,
+                      (plan.dryRun ? 1 : 0) | (plan.stopUndecided ? 2 : 0) |
+                          (plan.evictShort ? 4 : 0));
   for (const FrontPoint &point : plan.front)
     absl::StrAppend(&text, absl::StrFormat(",%.17g:%.17g:%d", point.error,
                                            point.ratio, point.pairs));
@@ -64,6 +66,7 @@ bool decodeRace(const std::string &text, RacePlan &plan) {
     return false;
   plan.dryRun = (flags & 1) != 0;
   plan.stopUndecided = (flags & 2) != 0;
+  plan.evictShort = (flags & 4) != 0;
   plan.front.clear();
   for (size_t i = 7; i < words.size(); ++i) {
     std::vector<std::string> parts = absl::StrSplit(words[i], ':');

@@ -86,10 +86,12 @@ TEST(Messages, JobCarriesItsRacePlanExactly) {
   EXPECT_EQ(race.referenceMs, 0);
   job.race.dryRun = false;
   job.race.stopUndecided = true;
+  job.race.evictShort = true;
   back = decodeJob(encodeJob(9, job));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_FALSE(back->second.race.dryRun);
   EXPECT_TRUE(back->second.race.stopUndecided);
+  EXPECT_TRUE(back->second.race.evictShort);
   job.race.dryRun = true;
   // No racing: no plan travels, and a malformed one is an error.
   EXPECT_FALSE(decodeJob(encodeJob(10, RemoteJob{}))->second.race.enabled());

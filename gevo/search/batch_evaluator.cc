@@ -59,9 +59,10 @@ void BatchEvaluator::remeasureDisturbed(std::vector<MeasuredVariant> &measured,
 
 void BatchEvaluator::setRacing(double margin, bool dryRun,
                                double maxErrorIncrease, bool readEntriesTwice,
-                               bool stopUndecided) {
+                               bool stopUndecided, bool evictShort) {
   raceMargin = margin;
   raceStopUndecided = stopUndecided;
+  raceEvictShort = evictShort;
   raceDryRun = dryRun;
   raceReread = readEntriesTwice && !dryRun;
   raceMaxErrorIncrease = maxErrorIncrease;
@@ -87,6 +88,7 @@ RacePlan BatchEvaluator::racePlan() const {
   plan.runLimitRatio = (1 + raceMargin) * slowest;
   plan.dryRun = raceDryRun;
   plan.stopUndecided = raceStopUndecided;
+  plan.evictShort = raceEvictShort;
   // The first run is read against the unmodified program's time as the
   // latest paired children saw it, so that load that came up since the
   // start (other jobs, the other workers) does not read as a slow variant.

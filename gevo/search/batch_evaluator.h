@@ -63,11 +63,13 @@ public:
   /// least its compile), is read again in a child of its own and enters, or
   /// stops, by that second reading (SearchConfig::raceReread). With
   /// `stopUndecided`, timing stops once no pair left could decide a variant
-  /// (RacePlan::stopUndecided). Call it once the unmodified program is
-  /// measured: the front starts with it.
+  /// (RacePlan::stopUndecided). With `evictShort`, a short variant is
+  /// timed against one run of a long unmodified program (RacePlan::
+  /// evictShort). Call it once the unmodified program is measured: the
+  /// front starts with it.
   void setRacing(double margin, bool dryRun = false,
                  double maxErrorIncrease = 0, bool readEntriesTwice = false,
-                 bool stopUndecided = false);
+                 bool stopUndecided = false, bool evictShort = false);
 
   /// Measures every individual (its edits replaced by the ones that
   /// applied). `onMeasured` is called after each, for progress output.
@@ -141,6 +143,7 @@ private:
   bool raceDryRun = false;
   bool raceReread = false;
   bool raceStopUndecided = false;
+  bool raceEvictShort = false;
   double raceMaxErrorIncrease = 0;
   /// What racing compares against; empty when not racing.
   std::vector<FrontPoint> front;

@@ -135,7 +135,7 @@ absl::Status SearchRun::startEvaluator() {
       std::make_unique<BatchEvaluator>(*bench, timed ? config.pairedRuns : 0);
   evaluator->setRacing(config.raceMargin, config.raceDryRun,
                        config.maxErrorIncrease, config.raceReread,
-                       config.raceStopUndecided);
+                       config.raceStopUndecided, config.raceEvictShort);
   if (!state.population.empty() || state.counts.evaluations > 0)
     evaluator->counts = state.counts;
   evaluationsBefore = evaluator->counts.evaluations;

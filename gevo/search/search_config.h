@@ -82,6 +82,10 @@ struct SearchConfig {
   /// member at least as accurate (`undecided:N`; RacePlan::stopUndecided).
   /// Off until §11 measures it on every seed.
   bool raceStopUndecided = false;
+  /// Racing: a short variant (under 20 ms) beside an unmodified program that
+  /// is not is timed against one run of it, an eviction of the caches
+  /// standing in for its later runs (RacePlan::evictShort).
+  bool raceEvictShort = true;
   /// Racing decides but stops nothing; the cache records where it would
   /// have stopped each variant (gevo/bench:racing checks those). No flag.
   bool raceDryRun = false;

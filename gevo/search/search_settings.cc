@@ -288,6 +288,14 @@ SettingsTable<SearchConfig> runRows() {
                "at least as accurate (undecided:N: it joins the front on it "
                "and is read again, as an entry is), instead of being timed "
                "through every pair"}),
+      setting(&C::raceEvictShort,
+              {"race-evict-short", "race_evict_short",
+               "Racing: a variant whose first run is short (under 20 ms) "
+               "beside an unmodified program that is not is timed against "
+               "one run of the unmodified program; in each later pair a "
+               "write over a buffer the size of the last level cache stands "
+               "in for it, so that each run of the variant still finds the "
+               "caches cold, at a fraction of the long program's cost"}),
       setting(&C::frontRepeats,
               {"front-repeats", "front_repeats",
                "Noise control: runs of each front variant interleaved with "

@@ -40,6 +40,7 @@ SearchConfig unusual() {
   c.raceMargin = 0.75;
   c.raceReread = false;
   c.raceStopUndecided = true;
+  c.raceEvictShort = false;
   c.frontRepeats = 4;
   c.frontChildren = 2;
   c.frontLimit = 9;
@@ -115,6 +116,7 @@ TEST(SearchSettings, RunJsonKeepsItsKeyNames) {
                                          "race_margin",
                                          "race_reread",
                                          "race_stop_undecided",
+                                         "race_evict_short",
                                          "prune_seeds",
                                          "rate_seeds",
                                          "initial_edits",
