@@ -248,7 +248,13 @@ void racing(std::ostringstream &md) {
     const char *file, *intro, *lead;
   };
   for (const Earlier &e :
-       {Earlier{"racing_h2h.json",
+       {Earlier{"racing_evict.json",
+                "of commit 07473b4 (a short variant beside the long "
+                "unmodified program is timed against one run of it, an "
+                "eviction of the caches standing in for its later runs: "
+                "`--race-evict-short`)",
+                "One unmodified run for short variants"},
+        Earlier{"racing_h2h.json",
                 "of commit 731e334 (pairs head to head with a member the "
                 "variant cannot derive from stop once none left could stop "
                 "it as dominated; ratios derive from members of 20 ms or "
