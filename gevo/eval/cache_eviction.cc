@@ -50,8 +50,8 @@ size_t lastLevelCacheBytes() {
 CacheEvictor::CacheEvictor(size_t bytes) : buffer(bytes, 0) {}
 
 void CacheEvictor::evict() {
-  // Written, not read: a read of untouched memory maps the zero page, and
-  // reads of clean lines would leave the variant's dirty ones alone.
+  // Written, as in the probe that measured it against the unmodified
+  // program's runs (docs/evaluation.md).
   volatile unsigned char *data = buffer.data();
   for (size_t i = 0; i < buffer.size(); i += kLineBytes)
     data[i] = static_cast<unsigned char>(data[i] + 1);

@@ -2,7 +2,7 @@
 //
 // Racing times a short variant against one run of a long unmodified program
 // and, in the pairs after it, a sweep over a buffer the size of the last
-// level cache in place of that program's further runs (child_race.cc): each
+// level cache in place of that program's further runs (session_child.cc): each
 // run of the variant still follows one that evicted its data, as in a pair.
 //
 //===----------------------------------------------------------------------===//
