@@ -48,6 +48,9 @@ struct ChildSetup {
   /// Front members the parent compiled (EvaluationSession::holdOpponent),
   /// by FrontPoint::key: racing's head-to-head pairs.
   const std::map<std::string, std::unique_ptr<CompiledVariant>> &opponents;
+  /// The time a fork server's child took to read the variant it was sent,
+  /// counted in lower_ms as the copy into the context it stands for.
+  double readMs = 0;
 };
 
 /// One variant's evaluation in the child, step by step; `payload()` is what

@@ -34,6 +34,10 @@ struct EvaluationOptions {
   /// pipeline, cuda_program.h; `pipeline` and `codegen` then do not apply).
   /// makeTarget (target.h) is the only reader.
   std::string target = kCpuTargetName;
+  /// Start each sandboxed child from a fork server forked when the session
+  /// is made (fork_server.h), not from the caller, whose size every fork
+  /// and every child's exit pays for as it grows. CPU target only.
+  bool forkServer = true;
 };
 
 /// Untimed and timed runs per evaluation: the options' where they set them,

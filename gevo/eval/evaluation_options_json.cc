@@ -20,13 +20,15 @@ const SettingsTable<EvaluationOptions> &evaluationSettings() {
                              "target, timed with CUDA events; needs a CUDA "
                              "driver)",
                              "", false, /*optional=*/true}),
-        settingOf<E>([](auto &o) -> auto & { return o.codegen.llvmPipeline; },
-                     {"llvm-pipeline", "llvm_pipeline",
-                      "LLVM IR passes before codegen; empty for none"},
-                     TextCodec()),
-        settingOf<E>([](auto &o) -> auto & { return o.codegen.optLevel; },
-                     {"opt-level", "opt_level", "Machine codegen level, 0..3"},
-                     IntCodec<int>()),
+        settingOf<E>(
+            [](auto &o) -> auto & { return o.codegen.llvmPipeline; },
+            {"llvm-pipeline", "llvm_pipeline",
+             "LLVM IR passes before codegen; empty for none"},
+            TextCodec()),
+        settingOf<E>(
+            [](auto &o) -> auto & { return o.codegen.optLevel; },
+            {"opt-level", "opt_level", "Machine codegen level, 0..3"},
+            IntCodec<int>()),
         setting(&E::warmup,
                 {"warmup", "warmup", "Untimed runs per variant before timing",
                  "the workload's"}),
@@ -34,6 +36,12 @@ const SettingsTable<EvaluationOptions> &evaluationSettings() {
                 {"repeats", "repeats",
                  "Timed runs per variant; the median is the run time",
                  "the workload's"}),
+        setting(&E::forkServer,
+                {"fork-server", "fork_server",
+                 "Start each variant's child from a small copy of the "
+                 "evaluator forked at the start (cpu target), not from the "
+                 "search process, whose size every fork pays for",
+                 "", /*resumable=*/true, /*optional=*/true}),
     };
     return rows;
   }();

@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "gevo/eval/fork_server.h"
 
 namespace gevo {
 namespace {
@@ -53,10 +54,11 @@ void writeAll(int fd, const std::string &bytes) {
   }
 }
 
-/// The child's side: limits, redirections, the work, and a quick exit that
-/// runs no destructors of the parent's state.
-[[noreturn]] void runChild(const ChildWork &work, const SandboxLimits &limits,
-                           int payloadFd, int stderrFd) {
+} // namespace
+
+[[noreturn]] void runChildWork(const ChildWork &work,
+                               const SandboxLimits &limits, int payloadFd,
+                               int stderrFd) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   signal(SIGPIPE, SIG_DFL);
   ::dup2(stderrFd, STDERR_FILENO);
@@ -84,8 +86,6 @@ void writeAll(int fd, const std::string &bytes) {
   std::fflush(stderr);
   _exit(0);
 }
-
-} // namespace
 
 void exitOnAllocationFailure() {
   static const char message[] = "gevo sandbox: allocation failed\n";
@@ -138,36 +138,60 @@ SandboxPool::~SandboxPool() {
 
 void SandboxPool::submit(ChildWork work,
                          std::function<void(ChildResult)> done) {
+  start(
+      [&](int payloadFd, int stderrFd, std::string &) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        pid_t pid = ::fork();
+        if (pid == 0)
+          runChildWork(work, limits, payloadFd, stderrFd);
+        return pid;
+      },
+      std::move(done));
+}
+
+void SandboxPool::submitVia(ForkServer &server, const std::string &request,
+                            std::function<void(ChildResult)> done) {
+  start(
+      [&](int payloadFd, int stderrFd, std::string &why) -> pid_t {
+        absl::StatusOr<pid_t> pid =
+            server.launch(request, limits, payloadFd, stderrFd);
+        if (pid.ok())
+          return *pid;
+        why = std::string(pid.status().message());
+        return -1;
+      },
+      std::move(done));
+}
+
+void SandboxPool::start(
+    const std::function<pid_t(int, int, std::string &)> &launch,
+    std::function<void(ChildResult)> done) {
   while (static_cast<int>(running.size()) >= workers)
     serviceOnce();
-  auto forkFailed = [&] {
+  auto forkFailed = [&](std::string why) {
     ChildResult failed;
     failed.ending = ChildResult::Ending::ForkFailed;
+    failed.stderrTail = std::move(why);
     done(std::move(failed));
   };
   int payloadPipe[2], stderrPipe[2];
   if (::pipe2(payloadPipe, O_CLOEXEC) != 0)
-    return forkFailed();
+    return forkFailed("pipe");
   if (::pipe2(stderrPipe, O_CLOEXEC) != 0) {
     ::close(payloadPipe[0]);
     ::close(payloadPipe[1]);
-    return forkFailed();
+    return forkFailed("pipe");
   }
-  std::fflush(stdout);
-  std::fflush(stderr);
   auto start = Clock::now();
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(payloadPipe[0]);
-    ::close(stderrPipe[0]);
-    runChild(work, limits, payloadPipe[1], stderrPipe[1]);
-  }
+  std::string why;
+  pid_t pid = launch(payloadPipe[1], stderrPipe[1], why);
   ::close(payloadPipe[1]);
   ::close(stderrPipe[1]);
   if (pid < 0) {
     ::close(payloadPipe[0]);
     ::close(stderrPipe[0]);
-    return forkFailed();
+    return forkFailed(why);
   }
   auto *child = new Running();
   child->pid = pid;

@@ -61,6 +61,16 @@ constexpr int kOutOfMemoryExitCode = 86;
 /// The work a child does; it returns the payload sent back to the parent.
 using ChildWork = std::function<std::string()>;
 
+/// A child's side, for code that starts children another way
+/// (fork_server.h): its limits and redirections (stderr and stdout to
+/// `stderrFd`), the work, its payload to `payloadFd`, and a quick exit that
+/// runs no destructors of the parent's state.
+[[noreturn]] void runChildWork(const ChildWork &work,
+                               const SandboxLimits &limits, int payloadFd,
+                               int stderrFd);
+
+class ForkServer;
+
 class SandboxPool {
 public:
   SandboxPool(int workers, SandboxLimits limits);
@@ -72,6 +82,11 @@ public:
   /// needed) and calls `done` in the parent when the child has ended. `done`
   /// runs inside submit() or wait() calls, never concurrently.
   void submit(ChildWork work, std::function<void(ChildResult)> done);
+  /// As submit(), but the child is started by `server` (fork_server.h) and
+  /// does its Work on `request`; where the server cannot start it, it ends
+  /// as ForkFailed with the reason in its stderr tail.
+  void submitVia(ForkServer &server, const std::string &request,
+                 std::function<void(ChildResult)> done);
   /// Waits until every submitted child has ended.
   void wait();
   /// Reaps the children that have ended, waiting at most `maxWaitMs` for
@@ -86,6 +101,11 @@ public:
 
 private:
   struct Running;
+  /// Starts a child: `launch` gets the write ends of its payload and stderr
+  /// pipes and returns its pid (or a negative number and a reason).
+  void start(const std::function<pid_t(int payloadFd, int stderrFd,
+                                       std::string &why)> &launch,
+             std::function<void(ChildResult)> done);
   /// Waits up to `maxWaitMs` (less when a deadline comes sooner) for a
   /// child to end and reaps every child that has.
   void serviceOnce(int maxWaitMs = 100);

@@ -108,7 +108,7 @@ StepResult ChildRun::compileVariant(mlir::ModuleOp module) {
   if (absl::Status status = target.lower(module, s.workload.entry, &lowered);
       !status.ok())
     return fail(TargetStep::Lower, status);
-  header["lower_ms"] = millisecondsSince(start);
+  header["lower_ms"] = millisecondsSince(start) + s.readMs;
   if (lowered.fellBack())
     header["lowering_fallback"] = lowered.fallbackReason;
   int64_t loweredOps = 0;
@@ -258,7 +258,8 @@ StepResult ChildRun::runTest() {
 } // namespace child
 
 std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
-                                          const RunRequest &request) {
+                                          const RunRequest &request,
+                                          double readMs) {
   RunCounts counts = runCounts(options, workload);
   child::ChildSetup setup{*runner,
                           *mlirContext,
@@ -269,7 +270,8 @@ std::string EvaluationSession::runInChild(mlir::ModuleOp variant,
                           validationArguments,
                           testArguments,
                           data,
-                          opponents};
+                          opponents,
+                          readMs};
   return child::ChildRun(setup, request).payload(variant);
 }
 

@@ -47,6 +47,7 @@ EvaluationSession::create(const WorkloadSpec &spec,
   target.warmUp(*session->baselineModule, *session->signature);
   target.placeAhead(session->validationArguments);
   target.placeAhead(session->testArguments);
+  session->startForkServer();
   return session;
 }
 
@@ -72,22 +73,28 @@ void EvaluationSession::submit(SandboxPool &pool,
     return done(
         failedMeasurement(Outcome::WrongShape, firstLine(status.message())));
   double staticCost = estimateStaticCost(*variant, workload.entry);
+  auto decoded = [this, staticCost,
+                  done = std::move(done)](ChildResult result) {
+    Measurement m = decode(result);
+    m.staticCost = staticCost;
+    m.childMs = result.wallMs;
+    m.childCpuMs = result.cpuMs;
+    m.childSystemMs = result.systemMs;
+    done(std::move(m));
+  };
   mlir::ModuleOp module = *variant;
+  if (server && server->alive())
+    if (absl::StatusOr<std::string> bytes = serverRequest(module, request);
+        bytes.ok())
+      return pool.submitVia(*server, *bytes, std::move(decoded));
   pool.submit([this, module, request] { return runInChild(module, request); },
-              [this, staticCost, done = std::move(done)](ChildResult result) {
-                Measurement m = decode(result);
-                m.staticCost = staticCost;
-                m.childMs = result.wallMs;
-                m.childCpuMs = result.cpuMs;
-                m.childSystemMs = result.systemMs;
-                done(std::move(m));
-              });
+              std::move(decoded));
   // The child has its own copy now; `variant` is freed here.
 }
 
-absl::Status EvaluationSession::holdOpponent(const std::string &key,
-                                             mlir::ModuleOp member) {
-  if (!holdsOpponents() || key.empty() || holdsOpponent(key))
+absl::Status EvaluationSession::holdOpponentHere(const std::string &key,
+                                                 mlir::ModuleOp member) {
+  if (!holdsOpponents() || key.empty() || opponents.count(key))
     return absl::OkStatus();
   // Lowered in the session's context, as a child lowers a variant; the
   // compiled code keeps nothing of the module.
@@ -104,7 +111,7 @@ absl::Status EvaluationSession::holdOpponent(const std::string &key,
   return absl::OkStatus();
 }
 
-void EvaluationSession::keepOpponents(const std::set<std::string> &keys) {
+void EvaluationSession::keepOpponentsHere(const std::set<std::string> &keys) {
   for (auto it = opponents.begin(); it != opponents.end();)
     it = keys.count(it->first) ? std::next(it) : opponents.erase(it);
 }

@@ -22,6 +22,7 @@
 
 #include "absl/status/statusor.h"
 #include "gevo/eval/evaluator.h"
+#include "gevo/eval/fork_server.h"
 #include "gevo/eval/measurement.h"
 #include "gevo/eval/race.h"
 #include "gevo/eval/sandbox.h"
@@ -92,9 +93,10 @@ public:
   absl::Status holdOpponent(const std::string &key, mlir::ModuleOp member);
   /// Frees the members held under keys not in `keys`.
   void keepOpponents(const std::set<std::string> &keys);
-  bool holdsOpponent(const std::string &key) const {
-    return opponents.count(key) > 0;
-  }
+  bool holdsOpponent(const std::string &key) const;
+  /// Whether children start from the fork server (fork_server.h), not
+  /// from this process.
+  bool startsChildrenFromServer() const { return server && server->alive(); }
   /// Whether holdOpponent() compiles anything on this target.
   bool holdsOpponents() const { return runner->compiledBaseline() != nullptr; }
 
@@ -106,8 +108,21 @@ public:
 private:
   EvaluationSession() = default;
   /// In the child: lowers, compiles and runs `variant`; the payload
-  /// (child_payload.h) for the parent (session_child.cc).
-  std::string runInChild(mlir::ModuleOp variant, const RunRequest &request);
+  /// (child_payload.h) for the parent (session_child.cc). `readMs`: the
+  /// time a fork server's child took to read the variant it was sent.
+  std::string runInChild(mlir::ModuleOp variant, const RunRequest &request,
+                         double readMs = 0);
+  /// The fork server (session_server.cc): started at the end of create()
+  /// where EvaluationOptions::forkServer asks for it; what a child is
+  /// sent, what it does with it, and the server's control messages.
+  void startForkServer();
+  absl::StatusOr<std::string> serverRequest(mlir::ModuleOp variant,
+                                            const RunRequest &request) const;
+  std::string runServedChild(const std::string &bytes);
+  absl::Status serveControl(const std::string &bytes);
+  /// holdOpponent() and keepOpponents() in this process.
+  absl::Status holdOpponentHere(const std::string &key, mlir::ModuleOp member);
+  void keepOpponentsHere(const std::set<std::string> &keys);
   Measurement decode(const ChildResult &result) const;
 
   WorkloadSpec workload;
@@ -123,6 +138,10 @@ private:
   std::unique_ptr<EntrySignature> signature;
   /// holdOpponent()'s: front members compiled here, by key.
   std::map<std::string, std::unique_ptr<CompiledVariant>> opponents;
+  /// Where children start from, if anywhere but here (fork_server.h), and
+  /// the members it holds compiled, by key.
+  std::unique_ptr<ForkServer> server;
+  std::set<std::string> served;
 };
 
 } // namespace gevo

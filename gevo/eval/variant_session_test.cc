@@ -26,6 +26,26 @@ TEST_F(VariantSessionTest, ScoresAValidModuleInTheParent) {
   EXPECT_GT(m.staticCost, 0);
 }
 
+TEST_F(VariantSessionTest, ChildrenOfTheForkServerMeasureAsChildrenForkedHere) {
+  ASSERT_TRUE(session->startsChildrenFromServer());
+  Measurement served = evaluateFile("ok.mlir");
+  EvaluationOptions local;
+  local.forkServer = false;
+  auto here = EvaluationSession::create(session->spec(), local);
+  ASSERT_TRUE(here.ok()) << here.status();
+  EXPECT_FALSE((*here)->startsChildrenFromServer());
+  SandboxPool pool(1, SandboxLimits{20, int64_t(2) << 30});
+  auto module = loadModule((*here)->context(),
+                           findRunfile(std::string(kFixture) + "/ok.mlir"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  Measurement forked = (*here)->evaluate(pool, std::move(*module), {});
+  ASSERT_EQ(served.outcome, Outcome::Ok) << served.detail;
+  ASSERT_EQ(forked.outcome, Outcome::Ok) << forked.detail;
+  EXPECT_EQ(served.validation.correct, forked.validation.correct);
+  EXPECT_EQ(served.loweredOps, forked.loweredOps);
+  EXPECT_EQ(served.runMs.size(), forked.runMs.size());
+}
+
 TEST_F(VariantSessionTest, InfiniteLoopTimesOut) {
   Measurement m = evaluateFile("infinite_loop.mlir", /*timeout=*/1.5);
   EXPECT_EQ(m.outcome, Outcome::Timeout) << m.detail;

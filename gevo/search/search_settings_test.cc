@@ -73,6 +73,7 @@ SearchConfig unusual() {
   w.evaluation.codegen.optLevel = 1;
   w.evaluation.warmup = 0;
   w.evaluation.repeats = 3;
+  w.evaluation.forkServer = false;
   return c;
 }
 
@@ -137,7 +138,8 @@ TEST(SearchSettings, RunJsonKeepsItsKeyNames) {
                                          "opt_level",
                                          "warmup",
                                          "repeats",
-                                         "target"}));
+                                         "target",
+                                         "fork_server"}));
 }
 
 TEST(SearchSettings, ReadsARunJsonAnOlderVersionWrote) {
