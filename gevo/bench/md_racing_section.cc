@@ -248,7 +248,12 @@ void racing(std::ostringstream &md) {
     const char *file, *intro, *lead;
   };
   for (const Earlier &e :
-       {Earlier{"racing_evict.json",
+       {Earlier{"racing_fork_server.json",
+                "of commit c7abd8f (each child started from a fork server, "
+                "a copy of the session made at its start, not from the "
+                "search process: `--fork-server`)",
+                "Children from a fork server"},
+        Earlier{"racing_evict.json",
                 "of commit 07473b4 (a short variant beside the long "
                 "unmodified program is timed against one run of it, an "
                 "eviction of the caches standing in for its later runs: "

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -214,6 +215,10 @@ absl::StatusOr<std::unique_ptr<ForkServer>> ForkServer::start(Work work,
     return absl::InternalError(
         absl::StrCat("fork server: socketpair: ", std::strerror(errno)));
   pid_t caller = ::getpid();
+  // Free heap pages go back to the system first: the server's copy of them
+  // would be copied again by every clone (a resumed search has just read
+  // its checkpoint, and freed most of what that took).
+  ::malloc_trim(0);
   std::fflush(stdout);
   std::fflush(stderr);
   pid_t pid = ::fork();

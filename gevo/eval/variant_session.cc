@@ -2,6 +2,9 @@
 
 #include "gevo/eval/variant_session.h"
 
+#include <cstdio>
+#include <memory>
+
 #include "absl/status/status.h"
 #include "gevo/eval/cpu/lowering.h"
 #include "gevo/eval/entry_signature.h"
@@ -83,13 +86,39 @@ void EvaluationSession::submit(SandboxPool &pool,
     done(std::move(m));
   };
   mlir::ModuleOp module = *variant;
-  if (server && server->alive())
-    if (absl::StatusOr<std::string> bytes = serverRequest(module, request);
-        bytes.ok())
-      return pool.submitVia(*server, *bytes, std::move(decoded));
+  if (submitViaServer(pool, module, request, decoded))
+    return;
   pool.submit([this, module, request] { return runInChild(module, request); },
               std::move(decoded));
   // The child has its own copy now; `variant` is freed here.
+}
+
+bool EvaluationSession::submitViaServer(
+    SandboxPool &pool, mlir::ModuleOp variant, const RunRequest &request,
+    const std::function<void(ChildResult)> &decoded) {
+  if (!server || !server->alive())
+    return false;
+  absl::StatusOr<std::string> bytes = serverRequest(variant, request);
+  if (!bytes.ok())
+    return false;
+  // A server that died takes no variant with it: the pool says so at once
+  // (a failed start), and this process forks the child itself, as it does
+  // from now on.
+  auto lost = std::make_shared<std::string>();
+  pool.submitVia(*server, *bytes, [this, lost, decoded](ChildResult result) {
+    if (result.ending == ChildResult::Ending::ForkFailed && !server->alive()) {
+      *lost = result.stderrTail.empty() ? "gone" : result.stderrTail;
+      return;
+    }
+    decoded(std::move(result));
+  });
+  if (lost->empty())
+    return true;
+  std::fprintf(stderr,
+               "gevo: %s; children are forked from this process from now "
+               "on\n",
+               lost->c_str());
+  return false;
 }
 
 absl::Status EvaluationSession::holdOpponentHere(const std::string &key,

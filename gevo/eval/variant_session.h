@@ -94,9 +94,9 @@ public:
   /// Frees the members held under keys not in `keys`.
   void keepOpponents(const std::set<std::string> &keys);
   bool holdsOpponent(const std::string &key) const;
-  /// Whether children start from the fork server (fork_server.h), not
-  /// from this process.
-  bool startsChildrenFromServer() const { return server && server->alive(); }
+  /// The fork server children start from (fork_server.h); null where they
+  /// fork from this process, and not alive() once it died.
+  const ForkServer *forkServer() const { return server.get(); }
   /// Whether holdOpponent() compiles anything on this target.
   bool holdsOpponents() const { return runner->compiledBaseline() != nullptr; }
 
@@ -118,6 +118,11 @@ private:
   void startForkServer();
   absl::StatusOr<std::string> serverRequest(mlir::ModuleOp variant,
                                             const RunRequest &request) const;
+  /// Hands `variant` to the server's pool; false where it must be forked
+  /// here (no server, or one found dead now).
+  bool submitViaServer(SandboxPool &pool, mlir::ModuleOp variant,
+                       const RunRequest &request,
+                       const std::function<void(ChildResult)> &decoded);
   std::string runServedChild(const std::string &bytes);
   absl::Status serveControl(const std::string &bytes);
   /// holdOpponent() and keepOpponents() in this process.

@@ -27,13 +27,13 @@ TEST_F(VariantSessionTest, ScoresAValidModuleInTheParent) {
 }
 
 TEST_F(VariantSessionTest, ChildrenOfTheForkServerMeasureAsChildrenForkedHere) {
-  ASSERT_TRUE(session->startsChildrenFromServer());
+  ASSERT_TRUE(session->forkServer() && session->forkServer()->alive());
   Measurement served = evaluateFile("ok.mlir");
   EvaluationOptions local;
   local.forkServer = false;
   auto here = EvaluationSession::create(session->spec(), local);
   ASSERT_TRUE(here.ok()) << here.status();
-  EXPECT_FALSE((*here)->startsChildrenFromServer());
+  EXPECT_EQ((*here)->forkServer(), nullptr);
   SandboxPool pool(1, SandboxLimits{20, int64_t(2) << 30});
   auto module = loadModule((*here)->context(),
                            findRunfile(std::string(kFixture) + "/ok.mlir"));
@@ -44,6 +44,15 @@ TEST_F(VariantSessionTest, ChildrenOfTheForkServerMeasureAsChildrenForkedHere) {
   EXPECT_EQ(served.validation.correct, forked.validation.correct);
   EXPECT_EQ(served.loweredOps, forked.loweredOps);
   EXPECT_EQ(served.runMs.size(), forked.runMs.size());
+}
+
+TEST_F(VariantSessionTest, AVariantOutlivesItsForkServer) {
+  ASSERT_TRUE(session->forkServer());
+  ASSERT_EQ(::kill(session->forkServer()->pid(), SIGKILL), 0);
+  Measurement m = evaluateFile("ok.mlir");
+  EXPECT_EQ(m.outcome, Outcome::Ok) << m.detail;
+  EXPECT_FALSE(session->forkServer()->alive());
+  EXPECT_EQ(evaluateFile("ok.mlir").outcome, Outcome::Ok);
 }
 
 TEST_F(VariantSessionTest, InfiniteLoopTimesOut) {
