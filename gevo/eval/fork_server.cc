@@ -42,32 +42,28 @@ constexpr int kMaxFds = 3;
 /// gone (a control message compiles a front member: well under this).
 constexpr int kAnswerTimeoutMs = 120000;
 
-bool writeFully(int fd, const void *data, size_t size) {
-  const char *bytes = static_cast<const char *>(data);
+/// Moves all `size` bytes with `io` (read or write), across interruptions
+/// and short transfers; false at the end of the stream or on an error.
+template <typename Byte, typename Io>
+bool transferFully(int fd, Byte *data, size_t size, Io io) {
   while (size > 0) {
-    ssize_t n = ::write(fd, bytes, size);
+    ssize_t n = io(fd, data, size);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
       return false;
-    bytes += n;
+    data += n;
     size -= static_cast<size_t>(n);
   }
   return true;
 }
 
+bool writeFully(int fd, const void *data, size_t size) {
+  return transferFully(fd, static_cast<const char *>(data), size, ::write);
+}
+
 bool readFully(int fd, void *data, size_t size) {
-  char *bytes = static_cast<char *>(data);
-  while (size > 0) {
-    ssize_t n = ::read(fd, bytes, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    bytes += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
+  return transferFully(fd, static_cast<char *>(data), size, ::read);
 }
 
 bool sendWithFds(int socket, const Header &header, const int *fds, int count) {

@@ -12,15 +12,10 @@
 
 #include "gevo/eval/fork_server.h"
 #include "gevo/eval/variant_session.h"
+#include "gevo/ir/mlir_support.h"
 #include "gevo/support/stopwatch.h"
-#include "mlir/Bytecode/BytecodeReader.h"
-#include "mlir/Bytecode/BytecodeWriter.h"
-#include "mlir/IR/Block.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/MemoryBufferRef.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace gevo {
 namespace {
@@ -104,29 +99,6 @@ void requestFields(IO &io, Request &request) {
   io.field(race.sharedBaselineNoise);
 }
 
-bool writeBytecode(mlir::ModuleOp module, std::string &out) {
-  llvm::raw_string_ostream stream(out);
-  bool written = mlir::succeeded(mlir::writeBytecodeToFile(module, stream));
-  stream.flush();
-  return written;
-}
-
-/// A module of `context` from bytecode; null where it does not read.
-mlir::OwningOpRef<mlir::ModuleOp> readModule(llvm::StringRef bytes,
-                                             mlir::MLIRContext &context) {
-  mlir::Block block;
-  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
-  if (mlir::failed(mlir::readBytecodeFile(
-          llvm::MemoryBufferRef(bytes, "variant"), &block, config)) ||
-      !llvm::hasSingleElement(block))
-    return nullptr;
-  auto module = llvm::dyn_cast<mlir::ModuleOp>(block.front());
-  if (!module)
-    return nullptr;
-  module->remove();
-  return module;
-}
-
 constexpr char kHold = 'H', kKeep = 'K';
 
 } // namespace
@@ -146,7 +118,7 @@ EvaluationSession::serverRequest(mlir::ModuleOp variant,
                                  const RunRequest &request) const {
   Writer writer;
   requestFields(writer, request);
-  if (!writeBytecode(variant, writer.out))
+  if (!writeModuleBytecode(variant, writer.out))
     return absl::InternalError("the variant could not be written as bytecode");
   return std::move(writer.out);
 }
@@ -158,7 +130,7 @@ std::string EvaluationSession::runServedChild(const std::string &bytes) {
   requestFields(reader, request);
   mlir::OwningOpRef<mlir::ModuleOp> variant;
   if (reader.ok)
-    variant = readModule(reader.in, *mlirContext);
+    variant = readModuleBytecode(reader.in, *mlirContext);
   if (!variant) {
     // Nothing the parent can decode as a measurement: the child fails as
     // one that threw (sandbox.h), with the reason in its stderr.
@@ -178,7 +150,7 @@ absl::Status EvaluationSession::serveControl(const std::string &bytes) {
     reader.field(key);
     mlir::OwningOpRef<mlir::ModuleOp> member;
     if (reader.ok)
-      member = readModule(reader.in, *mlirContext);
+      member = readModuleBytecode(reader.in, *mlirContext);
     if (!member)
       return absl::InvalidArgumentError("a member that does not read");
     return holdOpponentHere(key, *member);
@@ -206,7 +178,7 @@ absl::Status EvaluationSession::holdOpponent(const std::string &key,
   Writer writer;
   writer.field(kHold);
   writer.field(key);
-  if (!writeBytecode(member, writer.out))
+  if (!writeModuleBytecode(member, writer.out))
     return absl::InternalError("the member could not be written as bytecode");
   absl::Status held = server->control(writer.out);
   if (held.ok())

@@ -137,24 +137,34 @@ loadModule(mlir::MLIRContext &context, const std::string &path) {
   return parseModule(context, (*buffer)->getBuffer().str(), path);
 }
 
-mlir::OwningOpRef<mlir::ModuleOp> copyIntoContext(mlir::ModuleOp module,
-                                                  mlir::MLIRContext &context) {
-  std::string bytes;
-  llvm::raw_string_ostream stream(bytes);
-  if (mlir::failed(mlir::writeBytecodeToFile(module, stream)))
-    return nullptr;
+bool writeModuleBytecode(mlir::ModuleOp module, std::string &out) {
+  llvm::raw_string_ostream stream(out);
+  bool written = mlir::succeeded(mlir::writeBytecodeToFile(module, stream));
   stream.flush();
+  return written;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+readModuleBytecode(llvm::StringRef bytes, mlir::MLIRContext &context) {
   mlir::Block block;
   mlir::ParserConfig config(&context);
   if (mlir::failed(mlir::readBytecodeFile(
           llvm::MemoryBufferRef(bytes, "variant"), &block, config)) ||
       !llvm::hasSingleElement(block))
     return nullptr;
-  auto copy = llvm::dyn_cast<mlir::ModuleOp>(block.front());
-  if (!copy)
+  auto module = llvm::dyn_cast<mlir::ModuleOp>(block.front());
+  if (!module)
     return nullptr;
-  copy->remove();
-  return copy;
+  module->remove();
+  return module;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> copyIntoContext(mlir::ModuleOp module,
+                                                  mlir::MLIRContext &context) {
+  std::string bytes;
+  if (!writeModuleBytecode(module, bytes))
+    return nullptr;
+  return readModuleBytecode(bytes, context);
 }
 
 } // namespace gevo

@@ -38,6 +38,14 @@ parseModule(mlir::MLIRContext &context, const std::string &text,
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
 loadModule(mlir::MLIRContext &context, const std::string &path);
 
+/// `module` as bytecode, appended to `out`; false where it cannot be
+/// written.
+bool writeModuleBytecode(mlir::ModuleOp module, std::string &out);
+/// The module `bytes` (bytecode) hold, read into `context` and verified;
+/// null where it does not read.
+mlir::OwningOpRef<mlir::ModuleOp>
+readModuleBytecode(llvm::StringRef bytes, mlir::MLIRContext &context);
+
 /// `module` (of another context) copied into `context` through its
 /// bytecode; null when either step fails.
 mlir::OwningOpRef<mlir::ModuleOp> copyIntoContext(mlir::ModuleOp module,
