@@ -2,7 +2,8 @@
 //
 // Every variant may crash, hang, or allocate without bound. A SandboxPool runs
 // each piece of work in its own forked child (copy-on-write: the child sees
-// the parent's module, data and compiled code for free) with a wall-clock
+// the parent's module, data and compiled code for free; or a child started
+// by a ForkServer, a copy of the parent made earlier) with a wall-clock
 // timeout and an address-space limit, at most `workers` at once, and tells
 // how each child ended: its payload, a signal, a timeout, or out of memory.
 // No MLIR here.
