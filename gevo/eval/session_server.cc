@@ -173,7 +173,7 @@ absl::Status EvaluationSession::holdOpponent(const std::string &key,
                                              mlir::ModuleOp member) {
   if (!holdsOpponents() || key.empty() || holdsOpponent(key))
     return absl::OkStatus();
-  if (!server || !server->alive())
+  if (!serving())
     return holdOpponentHere(key, member);
   Writer writer;
   writer.field(kHold);
@@ -188,10 +188,14 @@ absl::Status EvaluationSession::holdOpponent(const std::string &key,
 
 void EvaluationSession::keepOpponents(const std::set<std::string> &keys) {
   keepOpponentsHere(keys);
-  if (!server || !server->alive())
+  if (!serving())
     return;
+  // The server holds exactly `served`: tell it only when some must go.
+  size_t before = served.size();
   for (auto it = served.begin(); it != served.end();)
     it = keys.count(*it) ? std::next(it) : served.erase(it);
+  if (served.size() == before)
+    return;
   Writer writer;
   writer.field(kKeep);
   writer.field(static_cast<uint64_t>(keys.size()));
@@ -201,7 +205,7 @@ void EvaluationSession::keepOpponents(const std::set<std::string> &keys) {
 }
 
 bool EvaluationSession::holdsOpponent(const std::string &key) const {
-  if (server && server->alive())
+  if (serving())
     return served.count(key) > 0;
   return opponents.count(key) > 0;
 }

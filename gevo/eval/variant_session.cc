@@ -96,7 +96,7 @@ void EvaluationSession::submit(SandboxPool &pool,
 bool EvaluationSession::submitViaServer(
     SandboxPool &pool, mlir::ModuleOp variant, const RunRequest &request,
     const std::function<void(ChildResult)> &decoded) {
-  if (!server || !server->alive())
+  if (!serving())
     return false;
   absl::StatusOr<std::string> bytes = serverRequest(variant, request);
   if (!bytes.ok())

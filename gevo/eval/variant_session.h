@@ -118,6 +118,8 @@ private:
   void startForkServer();
   absl::StatusOr<std::string> serverRequest(mlir::ModuleOp variant,
                                             const RunRequest &request) const;
+  /// Whether a live fork server starts the children and holds the members.
+  bool serving() const { return server && server->alive(); }
   /// Hands `variant` to the server's pool; false where it must be forked
   /// here (no server, or one found dead now).
   bool submitViaServer(SandboxPool &pool, mlir::ModuleOp variant,
