@@ -59,9 +59,11 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "as accurate; one whose logits are not finite ends there as a "
       "failure), "
       "after timed pairs head to head with the fastest member at least as "
-      "accurate, compiled in the search process when it joined the front "
-      "(their confidence interval not faster than that member by more than "
-      "the 2%% noise band after two pairs at least: member:N) or after timed "
+      "accurate, compiled when it joined the front (in the fork server "
+      "every child starts from) (their confidence interval not faster than "
+      "that member by more than the 2%% noise band after two pairs at least: "
+      "member:N; pairs with a member the variant cannot derive from end once "
+      "no pair left could stop it as dominated) or after timed "
       "pairs with the unmodified program, for the variants that pairs with "
       "that member did not decide (their confidence interval, widened by the "
       "variant's own spread and by the member's pairs, not faster than such "
@@ -76,13 +78,17 @@ void racingIntro(std::ostringstream &md, const Object *o) {
       "enters the front once three pairs show it (head to head, faster than "
       "the member beyond the band: enters_member:N, its ratio the pairs' "
       "median times the member's, unless that member's own ratio was derived "
-      "so or it runs under 50 ms, whose pairs with another short program "
+      "so or it runs under 20 ms, whose pairs with another short program "
       "misread it; a variant not slower than the member head to head is then "
       "timed against the unmodified program, and those pairs cannot stop it "
       "as dominated). Pairs head to head that decide neither way give the "
       "same derived ratio against such a member (tied_member:N; checked "
       "below as a stopped variant is), and the pairs with the unmodified "
-      "program otherwise. A variant whose reading would enter the front is "
+      "program otherwise. A variant whose first run took under 20 ms is "
+      "timed against one run of the long unmodified program: in its later "
+      "pairs a write over a buffer the size of the last level cache stands "
+      "in for it (the interval widened by that one run's noise). "
+      "A variant whose reading would enter the front is "
       "read again in a child of its own, raced against the front as it then "
       "is, and enters or stops by that second reading, which no selection "
       "picked (read again; rows without that count come from before it); "
@@ -248,12 +254,7 @@ void racing(std::ostringstream &md) {
     const char *file, *intro, *lead;
   };
   for (const Earlier &e :
-       {Earlier{"racing_fork_server.json",
-                "of commit c7abd8f (each child started from a fork server, "
-                "a copy of the session made at its start, not from the "
-                "search process: `--fork-server`)",
-                "Children from a fork server"},
-        Earlier{"racing_evict.json",
+       {Earlier{"racing_evict.json",
                 "of commit 07473b4 (a short variant beside the long "
                 "unmodified program is timed against one run of it, an "
                 "eviction of the caches standing in for its later runs: "
@@ -265,6 +266,12 @@ void racing(std::ostringstream &md) {
                 "it as dominated; ratios derive from members of 20 ms or "
                 "more, not 50)",
                 "Head-to-head trimmed, deriving from 20 ms"},
+        Earlier{"racing_gated.json",
+                "of commit c882490 (children forked from the search process, "
+                "members compiled there; every pair of a short variant with "
+                "the unmodified program's run; pairs head to head to the "
+                "last; ratios derived from members of 50 ms or more)",
+                "Within-noise re-reads gated"},
         Earlier{"racing_undecided.json",
                 "with `--race-stop-undecided` (`racing --stop-undecided`: a "
                 "variant no pair left could decide stops ahead of the front "
